@@ -1,0 +1,41 @@
+# `make book` builds the HTML book; `make test` runs every check.  Both create a local
+# virtual environment in .venv and install what they need first.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+BOOK_FLAGS := -W -n --keep-going --all
+
+.PHONY: book test unit lint clean help
+
+help:
+	@echo "make book   build the HTML book into _build/html"
+	@echo "make test   run every check (lint, unit tests and docstring examples, book build)"
+	@echo "make clean  remove the build and the virtual environment"
+
+$(VENV)/.installed: requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	touch $@
+
+book: $(VENV)/.installed
+	$(BIN)/jupyter-book build . $(BOOK_FLAGS)
+	@echo
+	@echo "The book is built: open $(CURDIR)/_build/html/index.html in a browser."
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check dynlib tests
+
+unit: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -n 2
+
+test: lint unit book
+
+clean:
+	rm -rf _build $(VENV)

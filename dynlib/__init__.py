@@ -1,0 +1,101 @@
+"""dynlib: articulated rigid-body dynamics in plain numpy, exact with sympy.
+
+One convention throughout: 6-vectors are linear part first (``[v_O; w]``,
+``[f; n_O]``) in world coordinates about the world origin; bodies are numbered
+so that ``parent[i] < i``.  See the book's notation page.
+"""
+
+from .builders import (
+    alexiou_two_link,
+    double_pendulum,
+    planar_chain,
+    planar_link_inertia,
+    random_tree,
+    serial_chain,
+)
+from .joints import JOINT_KINDS, Joint, fixed, free, helical, prismatic, revolute, spherical, translational
+from .kinematics import (
+    Kinematics,
+    body_jacobian,
+    centres_of_mass,
+    direction_marker_motion,
+    forward_kinematics,
+    marker_motion,
+    point_jacobian,
+)
+from .liegroup import (
+    Ad,
+    Ad_dual,
+    ad,
+    ad_dual,
+    exp_se3,
+    exp_so3,
+    hat,
+    homogeneous,
+    homogeneous_inverse,
+    log_se3,
+    log_so3,
+    rotation_translation,
+    vee,
+)
+from .model import (
+    Model,
+    check_configuration,
+    check_velocity,
+    difference,
+    integrate,
+    neutral_configuration,
+    random_configuration,
+    random_velocity,
+)
+from .rotations import (
+    check_unit_quaternion,
+    normalize_quaternion,
+    quaternion_conjugate,
+    quaternion_from_rotation,
+    quaternion_from_rotation_vector,
+    quaternion_multiply,
+    quaternion_rate_matrix,
+    random_quaternion,
+    random_rotation,
+    rotation_about_axis,
+    rotation_from_quaternion,
+    unit_axis,
+)
+from .screws import (
+    Screw,
+    line_coordinates,
+    line_through_points,
+    reciprocal_product,
+    screw_of_twist,
+    screw_of_wrench,
+    twist_from_screw,
+    wrench_from_screw,
+)
+from .spatial import (
+    angular_first_permutation,
+    check_rotational_inertia,
+    crf,
+    crm,
+    cross3,
+    cross_force,
+    cross_motion,
+    force_transform,
+    from_angular_first,
+    from_planar,
+    inertia_parameters,
+    inverse_transform,
+    kinetic_energy,
+    momentum,
+    motion_transform,
+    planar_components,
+    planar_matrix,
+    random_inertia,
+    skew,
+    spatial_inertia,
+    to_angular_first,
+    transform_inertia,
+    unskew,
+)
+
+__version__ = "0.1.0"

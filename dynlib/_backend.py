@@ -1,0 +1,149 @@
+"""The few places where numeric (float) and symbolic (sympy) arrays differ.
+
+Every public function of dynlib accepts either float arrays or numpy object
+arrays holding sympy expressions.  Arithmetic and ``@`` work on both; only
+elementary functions, linear solves and input checks need a dispatch, and it
+lives here.  sympy is imported lazily so that numeric users never pay for it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+
+def as_array(x, name="x"):
+    """Return ``x`` as a float array, or as an object array if it holds sympy expressions."""
+    a = np.asarray(x)
+    if a.dtype == object:
+        return a
+    if a.dtype.kind in "biuf":
+        return a.astype(float, copy=False)
+    raise TypeError(f"{name} must hold real numbers or sympy expressions, got dtype {a.dtype}")
+
+
+def is_symbolic(*arrays):
+    """True if any argument is an object array or a sympy expression."""
+    sympy = sys.modules.get("sympy")  # a sympy object implies sympy was imported
+    for a in arrays:
+        if isinstance(a, np.ndarray):
+            if a.dtype == object:
+                return True
+        elif sympy is not None and isinstance(a, sympy.Basic):
+            return True
+    return False
+
+
+def zeros(shape, symbolic):
+    """Zeros of the given shape: float, or object (exact integer zeros) when symbolic."""
+    return np.zeros(shape, dtype=object if symbolic else float)
+
+
+def eye(n, symbolic):
+    """Identity matrix, float or object."""
+    return np.eye(n, dtype=object if symbolic else float)
+
+
+def check_shape(a, shape, name):
+    """Raise ValueError unless ``a.shape`` ends with ``shape`` (leading batch axes allowed)."""
+    k = len(shape)
+    if a.ndim < k or a.shape[a.ndim - k:] != tuple(shape):
+        want = "(..., " + ", ".join(map(str, shape)) + ")"
+        raise ValueError(f"{name} must have shape {want}, got {a.shape}")
+
+
+def check_exact_shape(a, shape, name):
+    """Raise ValueError unless ``a.shape == shape`` exactly."""
+    if a.shape != tuple(shape):
+        raise ValueError(f"{name} must have shape {tuple(shape)}, got {a.shape}")
+
+
+def check_finite(a, name):
+    """Raise ValueError if a numeric array holds NaN or infinity."""
+    if a.dtype != object and not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must be finite, got {a}")
+
+
+def _sympy():
+    import sympy
+
+    return sympy
+
+
+def _elementwise(name, np_func):
+    def func(x):
+        if is_symbolic(x):
+            f = getattr(_sympy(), name)
+            if isinstance(x, np.ndarray):
+                out = np.empty(x.shape, dtype=object)
+                for idx in np.ndindex(x.shape):
+                    out[idx] = f(x[idx])
+                return out
+            return f(x)
+        return np_func(x)
+
+    func.__name__ = name
+    func.__doc__ = f"``{name}`` for floats (numpy) or sympy expressions."
+    return func
+
+
+cos = _elementwise("cos", np.cos)
+sin = _elementwise("sin", np.sin)
+sqrt = _elementwise("sqrt", np.sqrt)
+acos = _elementwise("acos", lambda x: np.arccos(np.clip(x, -1.0, 1.0)))
+
+
+def simplify(a):
+    """Simplify every entry of a symbolic array (returns numeric arrays unchanged)."""
+    if not is_symbolic(a):
+        return a
+    sp = _sympy()
+    if isinstance(a, np.ndarray):
+        out = np.empty(a.shape, dtype=object)
+        for idx in np.ndindex(a.shape):
+            out[idx] = sp.simplify(a[idx])
+        return out
+    return sp.simplify(a)
+
+
+def exact(a):
+    """An object array with every float replaced by the simplest rational it represents.
+
+    Used when numeric model data (axes, placements) meet sympy symbols, so that
+    results read ``w1`` rather than ``1.0*w1``.
+    """
+    sp = _sympy()
+    a = np.asarray(a)
+    out = np.empty(a.shape, dtype=object)
+    for idx in np.ndindex(a.shape):
+        x = a[idx]
+        if isinstance(x, (float, np.floating)):
+            out[idx] = sp.nsimplify(float(x), rational=True)
+        elif isinstance(x, (int, np.integer)):
+            out[idx] = sp.Integer(int(x))
+        else:
+            out[idx] = x
+    return out
+
+
+def promote(*arrays):
+    """The arrays unchanged if all are numeric; otherwise each made exact (see :func:`exact`)."""
+    if not is_symbolic(*arrays):
+        return arrays
+    return tuple(exact(a) for a in arrays)
+
+
+def to_sympy(a):
+    """An object array as a sympy Matrix (1-D arrays become column vectors)."""
+    sp = _sympy()
+    a = np.asarray(a)
+    if a.ndim == 1:
+        return sp.Matrix(a.tolist())
+    return sp.Matrix(a.tolist())
+
+
+def from_sympy(m, shape=None):
+    """A sympy Matrix as an object array (optionally reshaped)."""
+    out = np.array(m.tolist(), dtype=object)
+    return out.reshape(shape) if shape is not None else out

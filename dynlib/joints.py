@@ -1,0 +1,322 @@
+"""Joints: one small class, one dispatch on ``kind``.
+
+A joint connects a parent body to a child body.  Its *joint frame* is fixed in
+the parent (placed by the model); its motion moves the child frame relative
+to the joint frame by the pose ``transform(q_j) = (R_J, p_J)``.  Every joint's
+motion subspace ``S`` is **constant in the child frame** (linear part first),
+so the child's twist relative to the parent, in child coordinates, is
+``S @ qd_j`` and, in world coordinates, its derivative is ``v_child x s``.
+
+=============  ====  ====  ===========================================================
+kind           nq    nv    configuration ``q_j`` / velocity ``qd_j``
+=============  ====  ====  ===========================================================
+revolute       1     1     angle about ``axis`` / its rate
+prismatic      1     1     displacement along ``axis`` / its rate
+helical        1     1     angle about ``axis``, translation ``pitch * angle`` / angle rate
+spherical      4     3     unit quaternion (x, y, z, w) of the child in the joint frame /
+                           angular velocity of child relative to parent, **child frame**
+translational  3     3     displacement in the joint frame / its rate (same axes as child)
+free           7     6     position (3) in the joint frame and quaternion (x, y, z, w) /
+                           twist ``[v; w]`` of the child relative to the parent,
+                           **child frame**, about the child origin
+fixed          0     0     none
+=============  ====  ====  ===========================================================
+
+Chapter: *Rigid-body motion and joints*; Concurrent Dynamics (2017) joint types
+JT = 1..4, eqs. 2a-2c, 3, 5-7; Kim (2012) §2.1 (multi-dof joint Jacobians).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._backend import as_array, check_finite, is_symbolic, zeros
+from .liegroup import exp_se3, homogeneous, homogeneous_inverse, log_se3, log_so3
+from .rotations import (
+    check_unit_quaternion,
+    normalize_quaternion,
+    quaternion_from_rotation_vector,
+    quaternion_multiply,
+    random_quaternion,
+    rotation_about_axis,
+    rotation_from_quaternion,
+    unit_axis,
+)
+
+__all__ = [
+    "Joint",
+    "JOINT_KINDS",
+    "revolute",
+    "prismatic",
+    "helical",
+    "spherical",
+    "translational",
+    "free",
+    "fixed",
+]
+
+#: kind -> (nq, nv)
+JOINT_KINDS = {
+    "revolute": (1, 1),
+    "prismatic": (1, 1),
+    "helical": (1, 1),
+    "spherical": (4, 3),
+    "translational": (3, 3),
+    "free": (7, 6),
+    "fixed": (0, 0),
+}
+_AXIAL = ("revolute", "prismatic", "helical")
+
+
+@dataclass(frozen=True, eq=False)
+class Joint:
+    """A joint of a given ``kind`` (see the module table), with an axis and pitch if it has them.
+
+    Parameters
+    ----------
+    kind : str
+        One of ``JOINT_KINDS``.
+    axis : array_like, shape (3,), optional
+        Joint axis in the joint frame (revolute, prismatic, helical only);
+        normalised, and a zero axis raises ValueError.
+    pitch : float or sympy expression
+        Translation per radian (helical only).
+
+    Attributes
+    ----------
+    nq, nv : int
+        Sizes of the joint's configuration and velocity.
+    S : ndarray, shape (6, nv)
+        Motion subspace in the child frame (constant).
+    """
+
+    kind: str
+    axis: np.ndarray | None = None
+    pitch: object = 0
+
+    def __post_init__(self):
+        if self.kind not in JOINT_KINDS:
+            raise ValueError(f"joint kind must be one of {sorted(JOINT_KINDS)}, got {self.kind!r}")
+        if self.kind in _AXIAL:
+            if self.axis is None:
+                raise ValueError(f"a {self.kind} joint needs an axis (3-vector)")
+            axis = unit_axis(self.axis, f"{self.kind} joint axis")
+            axis.flags.writeable = False
+            object.__setattr__(self, "axis", axis)
+        elif self.axis is not None:
+            raise ValueError(f"a {self.kind} joint takes no axis, got {self.axis}")
+        if self.kind != "helical" and not (np.ndim(self.pitch) == 0 and self.pitch == 0):
+            raise ValueError(f"only helical joints have a pitch, got pitch={self.pitch}")
+        if self.kind == "helical" and not is_symbolic(self.pitch):
+            if np.ndim(self.pitch) != 0 or not np.isfinite(self.pitch):
+                raise ValueError(f"helical pitch must be a finite scalar, got {self.pitch}")
+        S = self._subspace()
+        S.flags.writeable = False
+        object.__setattr__(self, "S", S)
+
+    @property
+    def nq(self):
+        return JOINT_KINDS[self.kind][0]
+
+    @property
+    def nv(self):
+        return JOINT_KINDS[self.kind][1]
+
+    def __repr__(self):
+        extra = ""
+        if self.axis is not None:
+            extra = f", axis={[round(float(a), 6) if not is_symbolic(a) else a for a in self.axis]}"
+        if self.kind == "helical":
+            extra += f", pitch={self.pitch}"
+        return f"Joint({self.kind!r}{extra})"
+
+    def _subspace(self):
+        # axis-free subspaces are integer 0/1 matrices, so they stay exact next to sympy symbols
+        dtype = object if is_symbolic(self.axis, self.pitch) else float if self.kind in _AXIAL else int
+        S = np.zeros((6, self.nv), dtype=dtype)
+        k, a = self.kind, self.axis
+        if k == "revolute":
+            S[3:, 0] = a
+        elif k == "prismatic":
+            S[:3, 0] = a
+        elif k == "helical":
+            S[:3, 0] = self.pitch * a
+            S[3:, 0] = a
+        elif k == "spherical":
+            S[3:, :] = np.eye(3)
+        elif k == "translational":
+            S[:3, :] = np.eye(3)
+        elif k == "free":
+            S[:, :] = np.eye(6)
+        return S
+
+    # -- configuration -------------------------------------------------------------
+
+    def check_configuration(self, qj, name="q_j"):
+        """Return ``qj`` as an array after checking its shape, finiteness and quaternion norm."""
+        qj = as_array(qj, name)
+        if qj.shape != (self.nq,):
+            raise ValueError(f"{name} of a {self.kind} joint must have shape ({self.nq},), got {qj.shape}")
+        check_finite(qj, name)
+        if self.kind == "spherical":
+            check_unit_quaternion(qj, f"{name} (spherical joint quaternion)")
+        elif self.kind == "free":
+            check_unit_quaternion(qj[3:], f"{name}[3:] (free joint quaternion)")
+        return qj
+
+    def transform(self, qj):
+        """Pose ``(R_J, p_J)`` of the child frame in the joint frame.
+
+        Parameters
+        ----------
+        qj : array_like, shape (nq,)
+
+        Returns
+        -------
+        R : ndarray, shape (3, 3)
+        p : ndarray, shape (3,)
+
+        References
+        ----------
+        Concurrent Dynamics (2017) eqs. 2a-2c and 3.
+        """
+        return self.pose(self.check_configuration(qj))
+
+    def pose(self, qj):
+        """:meth:`transform` without the input checks (for algorithms that validated ``q``)."""
+        k = self.kind
+        symbolic = is_symbolic(qj, self.axis, self.pitch)
+        eye, origin = np.eye(3, dtype=object if symbolic else float), zeros(3, symbolic)
+        if k == "revolute":
+            return rotation_about_axis(self.axis, qj[0]), origin
+        if k == "prismatic":
+            return eye, self.axis * qj[0]
+        if k == "helical":
+            return rotation_about_axis(self.axis, qj[0]), self.axis * (self.pitch * qj[0])
+        if k == "spherical":
+            return rotation_from_quaternion(qj), origin
+        if k == "translational":
+            return eye, qj.copy()
+        if k == "free":
+            return rotation_from_quaternion(qj[3:]), qj[:3].copy()
+        return eye, origin
+
+    def neutral(self):
+        """The zero configuration (identity quaternions), shape (nq,)."""
+        q = np.zeros(self.nq)
+        if self.kind == "spherical":
+            q[3] = 1.0
+        elif self.kind == "free":
+            q[6] = 1.0
+        return q
+
+    def random_configuration(self, rng, scale=1.0):
+        """A random configuration: angles in [-pi, pi), displacements ~ N(0, scale)."""
+        k = self.kind
+        if k == "revolute":
+            return rng.uniform(-np.pi, np.pi, size=1)
+        if k in ("prismatic", "translational"):
+            return rng.normal(scale=scale, size=self.nq)
+        if k == "helical":
+            return rng.uniform(-np.pi, np.pi, size=1)
+        if k == "spherical":
+            return random_quaternion(rng)
+        if k == "free":
+            return np.concatenate([rng.normal(scale=scale, size=3), random_quaternion(rng)])
+        return np.zeros(0)
+
+    def integrate(self, qj, vj, dt=1.0):
+        """Configuration reached from ``qj`` moving with constant velocity ``vj`` for ``dt``.
+
+        Quaternions are composed on the right with the body-frame rotation and
+        renormalised, so they stay unit.
+
+        Parameters
+        ----------
+        qj : array_like, shape (nq,)
+        vj : array_like, shape (nv,)
+        dt : float
+
+        Returns
+        -------
+        ndarray, shape (nq,)
+        """
+        qj = self.check_configuration(qj)
+        vj = as_array(vj, "v_j")
+        if vj.shape != (self.nv,):
+            raise ValueError(f"v_j of a {self.kind} joint must have shape ({self.nv},), got {vj.shape}")
+        k = self.kind
+        if k == "spherical":
+            return normalize_quaternion(
+                quaternion_multiply(qj, quaternion_from_rotation_vector(vj * dt))
+            )
+        if k == "free":
+            R, p = self.transform(qj)
+            step = exp_se3(vj * dt)
+            return np.concatenate(
+                [
+                    p + R @ step[:3, 3],
+                    normalize_quaternion(
+                        quaternion_multiply(qj[3:], quaternion_from_rotation_vector(vj[3:] * dt))
+                    ),
+                ]
+            )
+        return qj + vj * dt
+
+    def difference(self, q0, q1):
+        """Velocity ``v`` with ``integrate(q0, v, 1) == q1`` (the shortest one for rotations).
+
+        Parameters
+        ----------
+        q0, q1 : array_like, shape (nq,)
+
+        Returns
+        -------
+        ndarray, shape (nv,)
+        """
+        q0, q1 = self.check_configuration(q0, "q0"), self.check_configuration(q1, "q1")
+        if self.kind == "spherical":
+            R0, _ = self.transform(q0)
+            R1, _ = self.transform(q1)
+            return log_so3(R0.T @ R1)
+        if self.kind == "free":
+            T0, T1 = homogeneous(*self.transform(q0)), homogeneous(*self.transform(q1))
+            return log_se3(homogeneous_inverse(T0) @ T1)
+        return q1 - q0
+
+
+def revolute(axis=(0.0, 0.0, 1.0)):
+    """A revolute joint about ``axis`` (joint-frame coordinates)."""
+    return Joint("revolute", axis)
+
+
+def prismatic(axis=(1.0, 0.0, 0.0)):
+    """A prismatic (sliding) joint along ``axis``."""
+    return Joint("prismatic", axis)
+
+
+def helical(axis=(0.0, 0.0, 1.0), pitch=0.1):
+    """A helical (screw) joint: rotation ``theta`` about ``axis`` with translation ``pitch * theta``."""
+    return Joint("helical", axis, pitch)
+
+
+def spherical():
+    """A spherical (ball) joint with a scalar-last unit quaternion and child-frame angular velocity."""
+    return Joint("spherical")
+
+
+def translational():
+    """A 3-dof translational joint (Concurrent Dynamics JT = 2)."""
+    return Joint("translational")
+
+
+def free():
+    """A 6-dof free-floating joint: position + quaternion, child-frame twist."""
+    return Joint("free")
+
+
+def fixed():
+    """A rigid weld (no degrees of freedom)."""
+    return Joint("fixed")

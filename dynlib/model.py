@@ -1,0 +1,302 @@
+"""The immutable description of a tree of rigid bodies, and the joint-space vectors that go with it.
+
+Bodies are numbered ``0 .. n-1`` with ``parent[i] < i``; ``-1`` is the fixed
+world (several bodies may hang from it).  Body ``i`` is attached to its parent
+by ``joints[i]``; the joint frame sits at ``placements[i]`` (a 4×4 pose in the
+parent body's frame, or in the world frame for a root body) and body ``i``'s
+own frame is the child frame of its joint, as in Lecture 4 and Alexiou (2023).
+``inertias[i]`` is body ``i``'s spatial inertia about its own frame (linear
+first); an all-zero inertia declares a massless connector body.
+
+Chapter: *Rigid-body motion and joints*; Lecture 4 "Multibody Systems: Conventions";
+Concurrent Dynamics (2017) "parent-first order".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._backend import as_array, check_finite, exact, is_symbolic
+from .joints import Joint
+from .spatial import check_rotational_inertia, inertia_parameters
+
+__all__ = [
+    "Model",
+    "neutral_configuration",
+    "random_configuration",
+    "random_velocity",
+    "integrate",
+    "difference",
+    "check_configuration",
+    "check_velocity",
+]
+
+DEFAULT_GRAVITY = (0.0, -9.81, 0.0)
+
+
+def _readonly(a):
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A validated, immutable tree of rigid bodies.
+
+    Parameters
+    ----------
+    parent : sequence of int, length n
+        ``parent[i] < i``; ``-1`` for a body attached to the world.
+    joints : sequence of Joint, length n
+    placements : array_like, shape (n, 4, 4)
+        Pose of joint ``i``'s frame in the parent body's frame (the world for roots).
+    inertias : array_like, shape (n, 6, 6)
+        Spatial inertia of body ``i`` in its own frame; all zeros for a massless body.
+    gravity : array_like, shape (3,)
+        Gravitational acceleration in the world frame (default ``(0, -9.81, 0)``: y up).
+    names : sequence of str, optional
+        Unique body names (default ``"body0"``, ``"body1"``, ...).
+
+    Attributes
+    ----------
+    n_bodies, nq, nv : int
+    q_slices, v_slices : tuple of slice
+        Where each joint's entries sit in ``q`` and in ``qd``/``qdd``/``tau``.
+    children : tuple of tuple of int
+    mass : ndarray, shape (n,)
+    com : ndarray, shape (n, 3)
+        Centre of mass of each body in its own frame (zeros for massless bodies).
+    symbolic : bool
+        True when placements, inertias, axes or gravity hold sympy expressions.
+
+    Raises
+    ------
+    ValueError, TypeError
+        When any part is malformed; the message names the body and what was expected.
+    """
+
+    parent: tuple
+    joints: tuple
+    placements: np.ndarray
+    inertias: np.ndarray
+    gravity: np.ndarray = field(default_factory=lambda: np.array(DEFAULT_GRAVITY))
+    names: tuple = None
+
+    def __post_init__(self):
+        parent = tuple(self.parent)
+        n = len(parent)
+        if n == 0:
+            raise ValueError("a model needs at least one body")
+        for i, p in enumerate(parent):
+            if not isinstance(p, (int, np.integer)) or isinstance(p, bool):
+                raise TypeError(f"parent[{i}] must be an int, got {p!r}")
+            if not -1 <= p < i:
+                raise ValueError(f"parent[{i}] must satisfy -1 <= parent[i] < i, got {p}")
+        parent = tuple(int(p) for p in parent)
+
+        joints = tuple(self.joints)
+        if len(joints) != n:
+            raise ValueError(f"joints must have length {n} (one per body), got {len(joints)}")
+        for i, j in enumerate(joints):
+            if not isinstance(j, Joint):
+                raise TypeError(f"joints[{i}] must be a dynlib Joint, got {type(j).__name__}")
+
+        placements = as_array(self.placements, "placements")
+        if placements.shape != (n, 4, 4):
+            raise ValueError(f"placements must have shape ({n}, 4, 4), got {placements.shape}")
+        inertias = as_array(self.inertias, "inertias")
+        if inertias.shape != (n, 6, 6):
+            raise ValueError(f"inertias must have shape ({n}, 6, 6), got {inertias.shape}")
+        gravity = as_array(self.gravity, "gravity")
+        if gravity.shape != (3,):
+            raise ValueError(f"gravity must have shape (3,), got {gravity.shape}")
+        check_finite(gravity, "gravity")
+
+        names = tuple(f"body{i}" for i in range(n)) if self.names is None else tuple(self.names)
+        if len(names) != n or len(set(names)) != n or not all(isinstance(s, str) for s in names):
+            raise ValueError(f"names must be {n} distinct strings, got {names}")
+
+        mass, com = [], []
+        for i in range(n):
+            _check_placement(placements[i], i)
+            m, c = _check_inertia(inertias[i], i)
+            mass.append(m)
+            com.append(c)
+
+        symbolic = is_symbolic(placements, inertias, gravity) or any(
+            is_symbolic(j.S) for j in joints
+        )
+        if symbolic:
+            placements, inertias, gravity = exact(placements), exact(inertias), exact(gravity)
+            joints = tuple(_exact_joint(j) for j in joints)
+        dtype = object if symbolic else float
+        nq_list = [j.nq for j in joints]
+        nv_list = [j.nv for j in joints]
+        q_starts, v_starts = np.cumsum([0] + nq_list), np.cumsum([0] + nv_list)
+        children = [[] for _ in range(n)]
+        for i, p in enumerate(parent):
+            if p >= 0:
+                children[p].append(i)
+
+        set_ = object.__setattr__
+        set_(self, "parent", parent)
+        set_(self, "joints", joints)
+        set_(self, "placements", _readonly(placements.copy()))
+        set_(self, "inertias", _readonly(inertias.copy()))
+        set_(self, "gravity", _readonly(gravity.copy()))
+        set_(self, "names", names)
+        set_(self, "n_bodies", n)
+        set_(self, "nq", int(q_starts[-1]))
+        set_(self, "nv", int(v_starts[-1]))
+        set_(self, "q_slices", tuple(slice(int(a), int(b)) for a, b in zip(q_starts, q_starts[1:])))
+        set_(self, "v_slices", tuple(slice(int(a), int(b)) for a, b in zip(v_starts, v_starts[1:])))
+        set_(self, "children", tuple(tuple(c) for c in children))
+        set_(self, "mass", _readonly(np.array(mass, dtype=dtype)))
+        set_(self, "com", _readonly(np.array(com, dtype=dtype).reshape(n, 3)))
+        set_(self, "symbolic", bool(symbolic))
+
+    def __repr__(self):
+        kinds = ", ".join(j.kind for j in self.joints)
+        return f"Model(n_bodies={self.n_bodies}, nq={self.nq}, nv={self.nv}, parent={self.parent}, joints=[{kinds}])"
+
+    def exact(self):
+        """This model with every number made exact (sympy rationals), for symbolic work."""
+        if self.symbolic:
+            return self
+        return Model(
+            self.parent,
+            tuple(_exact_joint(j) for j in self.joints),
+            exact(self.placements),
+            exact(self.inertias),
+            exact(self.gravity),
+            self.names,
+        )
+
+    def ancestors(self, i):
+        """Bodies from the root down to ``i`` (inclusive), in increasing order."""
+        path = []
+        while i >= 0:
+            path.append(i)
+            i = self.parent[i]
+        return path[::-1]
+
+    def subtree(self, i):
+        """Body ``i`` and all its descendants, in increasing order."""
+        inside = {i}
+        for k in range(i + 1, self.n_bodies):
+            if self.parent[k] in inside:
+                inside.add(k)
+        return sorted(inside)
+
+
+def _exact_joint(joint):
+    if joint.axis is None:
+        return joint
+    return Joint(joint.kind, exact(joint.axis), exact(joint.pitch)[()])
+
+
+def _check_placement(T, i):
+    if is_symbolic(T):
+        return
+    check_finite(T, f"placements[{i}]")
+    R = T[:3, :3]
+    if not np.allclose(T[3], [0, 0, 0, 1], atol=1e-12):
+        raise ValueError(f"placements[{i}] must have last row [0, 0, 0, 1], got {T[3].tolist()}")
+    if not np.allclose(R.T @ R, np.eye(3), atol=1e-9) or np.linalg.det(R) < 0:
+        raise ValueError(f"placements[{i}][:3, :3] must be a rotation matrix (orthonormal, det +1)")
+
+
+def _check_inertia(I, i):
+    """Return (mass, com) of body i, validating the inertia (zero = massless)."""
+    if is_symbolic(I):
+        mass, com, I_c = inertia_parameters(I)
+        check_rotational_inertia(I_c, f"inertias[{i}] rotational inertia about the centre of mass")
+        return mass, com
+    check_finite(I, f"inertias[{i}]")
+    if not np.any(I):
+        return 0.0, np.zeros(3)
+    try:
+        mass, com, I_c = inertia_parameters(I)
+        check_rotational_inertia(I_c, "rotational inertia about the centre of mass")
+    except ValueError as err:
+        raise ValueError(f"inertias[{i}] is not a valid rigid-body inertia: {err}") from None
+    return mass, com
+
+
+def check_configuration(model, q, name="q"):
+    """Return ``q`` as an array after checking it fits ``model`` (shape, finite, unit quaternions).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+
+    Returns
+    -------
+    ndarray, shape (nq,)
+    """
+    q = as_array(q, name)
+    if q.shape != (model.nq,):
+        raise ValueError(f"{name} must have shape (nq,) = ({model.nq},), got {q.shape}")
+    check_finite(q, name)
+    for i, joint in enumerate(model.joints):
+        if joint.kind in ("spherical", "free"):
+            joint.check_configuration(q[model.q_slices[i]], f"{name}[{model.q_slices[i].start}:]")
+    return q
+
+
+def check_velocity(model, v, name="qd"):
+    """Return ``v`` as an array after checking it has shape (nv,) and is finite."""
+    v = as_array(v, name)
+    if v.shape != (model.nv,):
+        raise ValueError(f"{name} must have shape (nv,) = ({model.nv},), got {v.shape}")
+    check_finite(v, name)
+    return v
+
+
+def neutral_configuration(model):
+    """The configuration with every joint at zero (identity quaternions), shape (nq,)."""
+    return np.concatenate([j.neutral() for j in model.joints])
+
+
+def random_configuration(model, rng, scale=1.0):
+    """A random configuration of ``model`` (see :meth:`Joint.random_configuration`), shape (nq,)."""
+    return np.concatenate([j.random_configuration(rng, scale) for j in model.joints])
+
+
+def random_velocity(model, rng, scale=1.0):
+    """A random joint-space velocity (or acceleration, torque), normal with std ``scale``, shape (nv,)."""
+    return rng.normal(scale=scale, size=model.nv)
+
+
+def integrate(model, q, v, dt=1.0):
+    """Configuration reached from ``q`` with constant joint velocity ``v`` for time ``dt``.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    v : array_like, shape (nv,)
+    dt : float
+
+    Returns
+    -------
+    ndarray, shape (nq,)
+        Quaternions stay unit.
+    """
+    q, v = check_configuration(model, q), check_velocity(model, v, "v")
+    out = np.empty(model.nq, dtype=q.dtype if not is_symbolic(v) else object)
+    for i, joint in enumerate(model.joints):
+        qs, vs = model.q_slices[i], model.v_slices[i]
+        out[qs] = joint.integrate(q[qs], v[vs], dt)
+    return out
+
+
+def difference(model, q0, q1):
+    """Joint velocity ``v`` with ``integrate(model, q0, v) == q1``, shape (nv,)."""
+    q0, q1 = check_configuration(model, q0, "q0"), check_configuration(model, q1, "q1")
+    return np.concatenate(
+        [j.difference(q0[model.q_slices[i]], q1[model.q_slices[i]]) for i, j in enumerate(model.joints)]
+    )

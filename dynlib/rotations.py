@@ -1,0 +1,293 @@
+"""Rotation matrices and unit quaternions.
+
+Quaternions are **scalar-last**, ``(x, y, z, w)``, as in the *Joint Motion*
+note (there ``(a, b, c, d)``).  A quaternion maps to the active rotation of
+eq. 2c; ``quaternion_rate_matrix`` is the matrix ``E`` of eq. 5.
+
+Chapter: *Rigid-body motion and joints*; Concurrent Dynamics (2017) eqs. 2b, 2c, 5.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._backend import as_array, check_shape, cos, exact, is_symbolic, sin, sqrt
+from .spatial import skew
+
+__all__ = [
+    "rotation_about_axis",
+    "unit_axis",
+    "rotation_from_quaternion",
+    "quaternion_from_rotation",
+    "quaternion_multiply",
+    "quaternion_conjugate",
+    "quaternion_rate_matrix",
+    "quaternion_from_rotation_vector",
+    "check_unit_quaternion",
+    "normalize_quaternion",
+    "random_rotation",
+    "random_quaternion",
+]
+
+QUATERNION_TOLERANCE = 1e-9
+
+
+def unit_axis(axis, name="axis"):
+    """Return ``axis`` scaled to unit length; raise ValueError for a zero or malformed axis.
+
+    Parameters
+    ----------
+    axis : array_like, shape (3,)
+
+    Returns
+    -------
+    ndarray, shape (3,)
+    """
+    a = as_array(axis, name)
+    if a.shape != (3,):
+        raise ValueError(f"{name} must have shape (3,), got {a.shape}")
+    if is_symbolic(a):
+        n2 = sum(x * x for x in a)
+        if n2 == 0:
+            raise ValueError(f"{name} must be non-zero, got {list(a)}")
+        return a if n2 == 1 else a / sqrt(n2)
+    norm = float(np.sqrt(a @ a))
+    if not np.isfinite(norm) or norm <= 1e-12:
+        raise ValueError(f"{name} must be a finite non-zero 3-vector, got {a.tolist()}")
+    return a / norm
+
+
+def rotation_about_axis(axis, angle):
+    """Rotation by ``angle`` about a unit ``axis`` (Rodrigues' formula).
+
+    ``R = (1 - cos t) g g^T + cos t 1 + sin t skew(g)``.
+
+    Parameters
+    ----------
+    axis : array_like, shape (3,)
+        Normalised here; a zero axis raises ValueError.
+    angle : float or sympy expression
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
+
+    References
+    ----------
+    Concurrent Dynamics (2017) eq. 2b.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> R = rotation_about_axis([0, 0, 1], np.pi / 2)
+    >>> bool(np.allclose(R @ [1, 0, 0], [0, 1, 0]))
+    True
+    """
+    g = unit_axis(axis)
+    if is_symbolic(angle):
+        g = exact(g)
+    c, s = cos(angle), sin(angle)
+    return (1 - c) * np.outer(g, g) + c * np.eye(3, dtype=int) + s * skew(g)
+
+
+def check_unit_quaternion(q, name="quaternion"):
+    """Raise ValueError unless ``q`` is a finite unit quaternion ``(x, y, z, w)``.
+
+    Quaternions are rejected, not silently normalised, when
+    ``| |q| - 1 | > 1e-9``; use :func:`normalize_quaternion` first if needed.
+    Symbolic quaternions are checked for shape only.
+    """
+    q = as_array(q, name)
+    check_shape(q, (4,), name)
+    if is_symbolic(q):
+        return q
+    norm = np.sqrt((q * q).sum(axis=-1))
+    if not np.all(np.abs(norm - 1) <= QUATERNION_TOLERANCE):
+        raise ValueError(
+            f"{name} must be a unit quaternion (x, y, z, w), got norm {norm} "
+            "(normalise it with dynlib.normalize_quaternion)"
+        )
+    return q
+
+
+def normalize_quaternion(q):
+    """Scale a non-zero quaternion to unit length.
+
+    Parameters
+    ----------
+    q : array_like, shape (..., 4)
+
+    Returns
+    -------
+    ndarray, shape (..., 4)
+    """
+    q = as_array(q, "q")
+    check_shape(q, (4,), "q")
+    norm = np.sqrt((q * q).sum(axis=-1, keepdims=True))
+    if np.any(norm <= 1e-12):
+        raise ValueError("cannot normalise a zero quaternion")
+    return q / norm
+
+
+def rotation_from_quaternion(q):
+    """Rotation matrix of a unit quaternion ``(x, y, z, w)`` (scalar last).
+
+    Parameters
+    ----------
+    q : array_like, shape (4,)
+        Must be unit length (see :func:`check_unit_quaternion`).
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
+
+    References
+    ----------
+    Concurrent Dynamics (2017) eq. 2c, with ``(a, b, c, d) = (x, y, z, w)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> h = np.sqrt(0.5)
+    >>> R = rotation_from_quaternion([0, 0, h, h])        # 90 degrees about z
+    >>> bool(np.allclose(R, rotation_about_axis([0, 0, 1], np.pi / 2)))
+    True
+    """
+    a, b, c, d = check_unit_quaternion(q, "q")
+    return np.array(
+        [
+            [a * a - b * b - c * c + d * d, 2 * (a * b - c * d), 2 * (a * c + b * d)],
+            [2 * (a * b + c * d), -a * a + b * b - c * c + d * d, 2 * (b * c - a * d)],
+            [2 * (a * c - b * d), 2 * (b * c + a * d), -a * a - b * b + c * c + d * d],
+        ],
+        dtype=object if is_symbolic(q) else float,
+    )
+
+
+def quaternion_from_rotation(R):
+    """Unit quaternion ``(x, y, z, w)`` with ``w >= 0`` of a rotation matrix (Shepperd's method).
+
+    Parameters
+    ----------
+    R : array_like, shape (3, 3)
+
+    Returns
+    -------
+    ndarray, shape (4,)
+    """
+    R = as_array(R, "R")
+    if R.shape != (3, 3):
+        raise ValueError(f"R must have shape (3, 3), got {R.shape}")
+    t = np.trace(R)
+    diag = np.diag(R)
+    k = int(np.argmax([diag[0], diag[1], diag[2], t]))
+    if k == 3:
+        w = np.sqrt(1 + t) / 2
+        q = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1], 0]) / (4 * w)
+        q[3] = w
+    else:
+        i, j, m = k, (k + 1) % 3, (k + 2) % 3
+        r = np.sqrt(1 + R[i, i] - R[j, j] - R[m, m]) / 2
+        q = np.empty(4)
+        q[i] = r
+        q[j] = (R[j, i] + R[i, j]) / (4 * r)
+        q[m] = (R[m, i] + R[i, m]) / (4 * r)
+        q[3] = (R[m, j] - R[j, m]) / (4 * r)
+    return q if q[3] >= 0 else -q
+
+
+def quaternion_multiply(q1, q2):
+    """Hamilton product ``q1 ⊗ q2`` of scalar-last quaternions.
+
+    ``rotation_from_quaternion(q1 ⊗ q2) == R(q1) @ R(q2)``.
+
+    Parameters
+    ----------
+    q1, q2 : array_like, shape (4,)
+
+    Returns
+    -------
+    ndarray, shape (4,)
+    """
+    q1, q2 = as_array(q1, "q1"), as_array(q2, "q2")
+    check_shape(q1, (4,), "q1")
+    check_shape(q2, (4,), "q2")
+    x1, y1, z1, w1 = q1
+    x2, y2, z2, w2 = q2
+    return np.array(
+        [
+            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+        ]
+    )
+
+
+def quaternion_conjugate(q):
+    """Conjugate ``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion."""
+    q = as_array(q, "q")
+    check_shape(q, (4,), "q")
+    return q * np.array([-1, -1, -1, 1])
+
+
+def quaternion_rate_matrix(q):
+    """Matrix ``E(q)`` with ``dq/dt = E(q) @ omega / 2`` for a body-frame angular velocity.
+
+    ``omega`` is the angular velocity of the child frame relative to the parent,
+    expressed in the child frame (the ``Omega_i^i`` of the Joint Motion note).
+
+    Parameters
+    ----------
+    q : array_like, shape (4,)
+        Quaternion ``(x, y, z, w) = (a, b, c, d)``.
+
+    Returns
+    -------
+    ndarray, shape (4, 3)
+
+    References
+    ----------
+    Concurrent Dynamics (2017) eq. 5.
+    """
+    q = as_array(q, "q")
+    check_shape(q, (4,), "q")
+    a, b, c, d = q
+    return np.array(
+        [[d, -c, b], [c, d, -a], [-b, a, d], [-a, -b, -c]],
+        dtype=object if is_symbolic(q) else float,
+    )
+
+
+def quaternion_from_rotation_vector(w):
+    """Unit quaternion of the rotation ``exp(skew(w))`` (angle ``|w|`` about ``w/|w|``).
+
+    Parameters
+    ----------
+    w : array_like, shape (3,)
+
+    Returns
+    -------
+    ndarray, shape (4,)
+    """
+    w = as_array(w, "w")
+    check_shape(w, (3,), "w")
+    if is_symbolic(w):
+        theta = sqrt(w @ w)
+        return np.concatenate([w * sin(theta / 2) / theta, [cos(theta / 2)]])
+    theta = float(np.sqrt(w @ w))
+    half = theta / 2
+    # sin(t/2)/t with its Taylor series near zero
+    k = np.sin(half) / theta if theta > 1e-8 else 0.5 - theta * theta / 48
+    return np.array([k * w[0], k * w[1], k * w[2], np.cos(half)])
+
+
+def random_quaternion(rng):
+    """A uniformly distributed random unit quaternion ``(x, y, z, w)``."""
+    q = rng.normal(size=4)
+    return q / np.linalg.norm(q)
+
+
+def random_rotation(rng):
+    """A uniformly distributed random rotation matrix."""
+    return rotation_from_quaternion(random_quaternion(rng))

@@ -1,0 +1,120 @@
+"""Screws: construction, axis recovery, pitch, reciprocity and line coordinates (Alexiou 1999)."""
+
+import numpy as np
+import pytest
+import sympy
+
+import dynlib as dl
+
+from conftest import assert_close, assert_exact
+
+
+def closest_point(point, direction):
+    e = direction / np.linalg.norm(direction)
+    return point - (point @ e) * e
+
+
+@pytest.mark.parametrize("pitch", [0.0, 0.3, -1.5])
+def test_twist_axis_round_trip(rng, pitch):
+    point, direction = rng.normal(size=(2, 3))
+    v = dl.twist_from_screw(point, direction, pitch, magnitude=2.5)
+    s = dl.screw_of_twist(v)
+    assert_close(s.point, closest_point(point, direction))
+    assert_close(s.direction, direction / np.linalg.norm(direction))
+    assert np.isclose(s.pitch, pitch, rtol=1e-12, atol=1e-12) and np.isclose(s.magnitude, 2.5)
+    assert_close(dl.twist_from_screw(*s), v)
+
+
+@pytest.mark.parametrize("pitch", [0.0, 0.7])
+def test_wrench_axis_round_trip(rng, pitch):
+    point, direction = rng.normal(size=(2, 3))
+    f = dl.wrench_from_screw(point, direction, pitch, magnitude=4.0)
+    s = dl.screw_of_wrench(f)
+    assert_close(s.point, closest_point(point, direction))
+    assert np.isclose(s.pitch, pitch, atol=1e-12) and np.isclose(s.magnitude, 4.0)
+    assert_close(dl.wrench_from_screw(*s), f)
+
+
+def test_infinite_pitch_is_a_pure_translation_or_couple(rng):
+    direction = rng.normal(size=3)
+    e = direction / np.linalg.norm(direction)
+    v = dl.twist_from_screw(rng.normal(size=3), direction, np.inf, magnitude=3.0)
+    assert_close(v, np.concatenate([3 * e, np.zeros(3)]))
+    s = dl.screw_of_twist(v)
+    assert np.isinf(s.pitch) and np.isclose(s.magnitude, 3.0)
+    assert_close(s.direction, e)
+    f = dl.wrench_from_screw(None, direction, np.inf, magnitude=2.0)
+    assert_close(f, np.concatenate([np.zeros(3), 2 * e]))
+    assert np.isinf(dl.screw_of_wrench(f).pitch)
+
+
+def test_the_velocity_of_points_on_the_axis_is_along_the_axis(rng):
+    """Every point of a twist's screw axis moves along it at pitch × angular speed."""
+    v = rng.normal(size=6)
+    s = dl.screw_of_twist(v)
+    for t in (-1.0, 0.0, 2.0):
+        x = s.point + t * s.direction
+        velocity = v[:3] + np.cross(v[3:], x)
+        assert_close(velocity, s.pitch * v[3:])
+
+
+def test_screw_axes_move_with_the_frame(rng):
+    v = rng.normal(size=6)
+    R, p = dl.random_rotation(rng), rng.normal(size=3)
+    s, moved = dl.screw_of_twist(v), dl.screw_of_twist(dl.motion_transform(R, p) @ v)
+    assert np.isclose(moved.pitch, s.pitch) and np.isclose(moved.magnitude, s.magnitude)
+    assert_close(moved.direction, R @ s.direction)
+    assert_close(moved.point, closest_point(R @ s.point + p, R @ s.direction))
+
+
+def test_reciprocal_product_formula(rng):
+    """(h_a + h_b) cos(alpha) - d sin(alpha) for unit screws along a common normal."""
+    h_a, h_b, d, alpha = 0.4, -0.25, 1.3, 0.8
+    a = dl.twist_from_screw([0, 0, 0], [0, 0, 1], h_a)
+    b = dl.twist_from_screw([d, 0, 0], [0, -np.sin(alpha), np.cos(alpha)], h_b)
+    assert np.isclose(dl.reciprocal_product(a, b), (h_a + h_b) * np.cos(alpha) - d * np.sin(alpha))
+    # invariant under a change of frame
+    R, p = dl.random_rotation(rng), rng.normal(size=3)
+    X = dl.motion_transform(R, p)
+    assert np.isclose(dl.reciprocal_product(X @ a, X @ b), dl.reciprocal_product(a, b))
+
+
+def test_power_is_the_reciprocal_product_with_the_wrench_axis(rng):
+    v, f = rng.normal(size=(2, 6))
+    assert np.isclose(v @ f, dl.reciprocal_product(v, np.concatenate([f[3:], f[:3]])))
+
+
+def test_a_force_on_the_axis_of_a_pure_rotation_does_no_work(rng):
+    point, e = rng.normal(size=(2, 3))
+    twist = dl.twist_from_screw(point, e)
+    through_axis = dl.wrench_from_screw(point, rng.normal(size=3))
+    assert np.isclose(twist @ through_axis, 0, atol=1e-12)
+
+
+def test_line_coordinates(rng):
+    p1, p2 = rng.normal(size=(2, 3))
+    L = dl.line_through_points(p1, p2)
+    assert np.isclose(L[:3] @ L[3:], 0, atol=1e-12)  # Klein quadric: a line has zero pitch
+    assert np.isclose(np.linalg.norm(L[:3]), 1)
+    assert_close(L, dl.line_coordinates(p2, p2 - p1))
+    assert_close(L, dl.wrench_from_screw(p1, p2 - p1, 0))
+    # Alexiou (2023) eq. 30: a vertical line through (2L, 0) has planar coordinates (0, 1, 2L)
+    assert_close(dl.planar_components(dl.line_coordinates([2.0, 0, 0], [0, 1, 0])), [0, 1, 2])
+
+
+def test_symbolic_screws_are_exact():
+    L, h, w = sympy.symbols("L h omega", positive=True)
+    v = dl.twist_from_screw(np.array([L, 0, 0], dtype=object), [0, 0, 1], h, w)
+    assert_exact(v, np.array([0, -L * w, h * w, 0, 0, w], dtype=object))
+    s = dl.screw_of_twist(v)
+    assert_exact(s.point, np.array([L, 0, 0], dtype=object))
+    assert sympy.simplify(s.pitch - h) == 0 and sympy.simplify(s.magnitude - w) == 0
+
+
+def test_zero_screws_are_rejected():
+    with pytest.raises(ValueError, match="zero twist has no screw axis"):
+        dl.screw_of_twist(np.zeros(6))
+    with pytest.raises(ValueError, match="zero wrench"):
+        dl.screw_of_wrench(np.zeros(6))
+    with pytest.raises(ValueError, match="direction must be a finite non-zero"):
+        dl.twist_from_screw([0, 0, 0], [0, 0, 0])
