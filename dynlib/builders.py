@@ -91,6 +91,14 @@ def planar_link_inertia(I_zz):
     Only ``I_zz`` matters for planar motion; the in-plane moments are chosen as a
     lamina's (perpendicular-axis theorem, ``I_xx + I_yy = I_zz``) so that the 3-D
     inertia is positive definite and obeys the triangle inequality.
+
+    Parameters
+    ----------
+    I_zz : float or sympy expression
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
     """
     return np.diag([I_zz / 2, I_zz / 2, I_zz])
 
@@ -100,6 +108,12 @@ def planar_chain(n, length=1.0, mass=1.0, gravity=DEFAULT_GRAVITY):
 
     Each link has mass ``mass``, length ``length``, centre of mass at mid-length and
     ``I_zz = mass * length**2 / 12`` (see :func:`planar_link_inertia`).
+
+    Parameters
+    ----------
+    n : int
+    length, mass : float or sympy expression
+    gravity : array_like, shape (3,)
 
     Returns
     -------
@@ -117,6 +131,12 @@ def double_pendulum(masses=(1.0, 1.0), lengths=(1.0, 1.0), gravity=DEFAULT_GRAVI
     With gravity along -y, ``q = (0, 0)`` holds both links horizontal along +x and
     ``q = (-pi/2, 0)`` lets them hang straight down.
 
+    Parameters
+    ----------
+    masses : (m1, m2)
+    lengths : (l1, l2)
+    gravity : array_like, shape (3,)
+
     Returns
     -------
     Model
@@ -133,6 +153,11 @@ def alexiou_two_link(m=None, L=None, gravity=(0, 0, 0)):
     ``I_zz = m L**2 / 12``; with no arguments ``m`` and ``L`` are positive sympy
     symbols, so every quantity of eqs. 31-40 comes out exact.  The example has no
     gravity (an impact problem).
+
+    Parameters
+    ----------
+    m, L : sympy expression or float, optional
+    gravity : array_like, shape (3,)
 
     Returns
     -------

@@ -288,35 +288,86 @@ class Joint:
 
 
 def revolute(axis=(0.0, 0.0, 1.0)):
-    """A revolute joint about ``axis`` (joint-frame coordinates)."""
+    """A revolute joint about ``axis`` (joint-frame coordinates).
+
+    Parameters
+    ----------
+    axis : array_like, shape (3,)
+        In the joint frame; normalised, a zero axis raises ValueError.
+
+    Returns
+    -------
+    Joint
+    """
     return Joint("revolute", axis)
 
 
 def prismatic(axis=(1.0, 0.0, 0.0)):
-    """A prismatic (sliding) joint along ``axis``."""
+    """A prismatic (sliding) joint along ``axis``.
+
+    Parameters
+    ----------
+    axis : array_like, shape (3,)
+        In the joint frame; normalised, a zero axis raises ValueError.
+
+    Returns
+    -------
+    Joint
+    """
     return Joint("prismatic", axis)
 
 
 def helical(axis=(0.0, 0.0, 1.0), pitch=0.1):
-    """A helical (screw) joint: rotation ``theta`` about ``axis`` with translation ``pitch * theta``."""
+    """A helical (screw) joint: rotation ``theta`` about ``axis`` with translation ``pitch * theta``.
+
+    Parameters
+    ----------
+    axis : array_like, shape (3,)
+    pitch : float or sympy expression
+        Translation per radian.
+
+    Returns
+    -------
+    Joint
+    """
     return Joint("helical", axis, pitch)
 
 
 def spherical():
-    """A spherical (ball) joint with a scalar-last unit quaternion and child-frame angular velocity."""
+    """A spherical (ball) joint with a scalar-last unit quaternion and child-frame angular velocity.
+
+    Returns
+    -------
+    Joint
+    """
     return Joint("spherical")
 
 
 def translational():
-    """A 3-dof translational joint (Concurrent Dynamics JT = 2)."""
+    """A 3-dof translational joint (Concurrent Dynamics JT = 2).
+
+    Returns
+    -------
+    Joint
+    """
     return Joint("translational")
 
 
 def free():
-    """A 6-dof free-floating joint: position + quaternion, child-frame twist."""
+    """A 6-dof free-floating joint: position + quaternion, child-frame twist.
+
+    Returns
+    -------
+    Joint
+    """
     return Joint("free")
 
 
 def fixed():
-    """A rigid weld (no degrees of freedom)."""
+    """A rigid weld (no degrees of freedom).
+
+    Returns
+    -------
+    Joint
+    """
     return Joint("fixed")

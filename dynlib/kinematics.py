@@ -133,7 +133,17 @@ def forward_kinematics(model, q, qd=None, qdd=None):
 
 
 def centres_of_mass(model, kin):
-    """World position of every body's centre of mass, ``p_i + R_i c_i``, shape (n, 3).
+    """World position of every body's centre of mass, ``p_i + R_i c_i``.
+
+    Parameters
+    ----------
+    model : Model
+    kin : Kinematics
+        From :func:`forward_kinematics`.
+
+    Returns
+    -------
+    ndarray, shape (n, 3)
 
     References
     ----------

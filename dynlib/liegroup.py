@@ -61,7 +61,17 @@ def homogeneous(R, p):
 
 
 def rotation_translation(T):
-    """The rotation ``R`` (3, 3) and translation ``p`` (3,) of a homogeneous matrix."""
+    """The rotation and translation of a homogeneous matrix.
+
+    Parameters
+    ----------
+    T : array_like, shape (4, 4)
+
+    Returns
+    -------
+    R : ndarray, shape (3, 3)
+    p : ndarray, shape (3,)
+    """
     T = as_array(T, "T")
     if T.shape != (4, 4):
         raise ValueError(f"T must have shape (4, 4), got {T.shape}")
@@ -69,7 +79,20 @@ def rotation_translation(T):
 
 
 def homogeneous_inverse(T):
-    """Inverse pose ``[[R.T, -R.T p], [0, 1]]`` (Kim eq. 4), without a matrix inverse."""
+    """Inverse pose ``[[R.T, -R.T p], [0, 1]]``, without a matrix inverse.
+
+    Parameters
+    ----------
+    T : array_like, shape (4, 4)
+
+    Returns
+    -------
+    ndarray, shape (4, 4)
+
+    References
+    ----------
+    Kim (2012) eq. 4.
+    """
     R, p = rotation_translation(T)
     return homogeneous(R.T, -R.T @ p)
 
@@ -95,7 +118,16 @@ def hat(V):
 
 
 def vee(M):
-    """The twist ``[v; w]`` of a 4×4 se(3) matrix (inverse of :func:`hat`)."""
+    """The twist ``[v; w]`` of a 4×4 se(3) matrix (inverse of :func:`hat`).
+
+    Parameters
+    ----------
+    M : array_like, shape (4, 4)
+
+    Returns
+    -------
+    ndarray, shape (6,)
+    """
     M = as_array(M, "M")
     if M.shape != (4, 4):
         raise ValueError(f"M must have shape (4, 4), got {M.shape}")
@@ -139,6 +171,14 @@ def Ad_dual(T):
     It is the inverse of the force transform in the other direction,
     ``Ad_dual(T) == inverse_transform(force_transform(R, p))``.
 
+    Parameters
+    ----------
+    T : array_like, shape (4, 4)
+
+    Returns
+    -------
+    ndarray, shape (6, 6)
+
     References
     ----------
     Kim (2012) eqs. 8 and 13.
@@ -176,6 +216,14 @@ def ad(V):
 
 def ad_dual(V):
     """Co-bracket ``ad*_V = ad_V.T = -crf(V)``; rigid-body dynamics read ``F = I dV - ad*_V I V``.
+
+    Parameters
+    ----------
+    V : array_like, shape (6,)
+
+    Returns
+    -------
+    ndarray, shape (6, 6)
 
     References
     ----------

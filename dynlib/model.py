@@ -248,7 +248,19 @@ def check_configuration(model, q, name="q"):
 
 
 def check_velocity(model, v, name="qd"):
-    """Return ``v`` as an array after checking it has shape (nv,) and is finite."""
+    """Return ``v`` as an array after checking it has shape (nv,) and is finite.
+
+    Parameters
+    ----------
+    model : Model
+    v : array_like, shape (nv,)
+    name : str
+        How the error message names the argument.
+
+    Returns
+    -------
+    ndarray, shape (nv,)
+    """
     v = as_array(v, name)
     if v.shape != (model.nv,):
         raise ValueError(f"{name} must have shape (nv,) = ({model.nv},), got {v.shape}")
@@ -257,17 +269,49 @@ def check_velocity(model, v, name="qd"):
 
 
 def neutral_configuration(model):
-    """The configuration with every joint at zero (identity quaternions), shape (nq,)."""
+    """The configuration with every joint at zero (identity quaternions).
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    ndarray, shape (nq,)
+    """
     return np.concatenate([j.neutral() for j in model.joints])
 
 
 def random_configuration(model, rng, scale=1.0):
-    """A random configuration of ``model`` (see :meth:`Joint.random_configuration`), shape (nq,)."""
+    """A random configuration of ``model`` (see :meth:`Joint.random_configuration`).
+
+    Parameters
+    ----------
+    model : Model
+    rng : numpy.random.Generator
+    scale : float
+        Standard deviation of displacements.
+
+    Returns
+    -------
+    ndarray, shape (nq,)
+    """
     return np.concatenate([j.random_configuration(rng, scale) for j in model.joints])
 
 
 def random_velocity(model, rng, scale=1.0):
-    """A random joint-space velocity (or acceleration, torque), normal with std ``scale``, shape (nv,)."""
+    """A random joint-space velocity (or acceleration, torque), normal with std ``scale``.
+
+    Parameters
+    ----------
+    model : Model
+    rng : numpy.random.Generator
+    scale : float
+
+    Returns
+    -------
+    ndarray, shape (nv,)
+    """
     return rng.normal(scale=scale, size=model.nv)
 
 
@@ -295,7 +339,17 @@ def integrate(model, q, v, dt=1.0):
 
 
 def difference(model, q0, q1):
-    """Joint velocity ``v`` with ``integrate(model, q0, v) == q1``, shape (nv,)."""
+    """Joint velocity ``v`` with ``integrate(model, q0, v) == q1`` (shortest rotations).
+
+    Parameters
+    ----------
+    model : Model
+    q0, q1 : array_like, shape (nq,)
+
+    Returns
+    -------
+    ndarray, shape (nv,)
+    """
     q0, q1 = check_configuration(model, q0, "q0"), check_configuration(model, q1, "q1")
     return np.concatenate(
         [j.difference(q0[model.q_slices[i]], q1[model.q_slices[i]]) for i, j in enumerate(model.joints)]

@@ -91,11 +91,21 @@ def rotation_about_axis(axis, angle):
 
 
 def check_unit_quaternion(q, name="quaternion"):
-    """Raise ValueError unless ``q`` is a finite unit quaternion ``(x, y, z, w)``.
+    """Return ``q`` after checking it is a unit quaternion ``(x, y, z, w)``.
 
     Quaternions are rejected, not silently normalised, when
     ``| |q| - 1 | > 1e-9``; use :func:`normalize_quaternion` first if needed.
     Symbolic quaternions are checked for shape only.
+
+    Parameters
+    ----------
+    q : array_like, shape (..., 4)
+    name : str
+        How the error message names the argument.
+
+    Returns
+    -------
+    ndarray, shape (..., 4)
     """
     q = as_array(q, name)
     check_shape(q, (4,), name)
@@ -225,7 +235,16 @@ def quaternion_multiply(q1, q2):
 
 
 def quaternion_conjugate(q):
-    """Conjugate ``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion."""
+    """Conjugate ``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion.
+
+    Parameters
+    ----------
+    q : array_like, shape (4,)
+
+    Returns
+    -------
+    ndarray, shape (4,)
+    """
     q = as_array(q, "q")
     check_shape(q, (4,), "q")
     return q * np.array([-1, -1, -1, 1])
@@ -283,11 +302,29 @@ def quaternion_from_rotation_vector(w):
 
 
 def random_quaternion(rng):
-    """A uniformly distributed random unit quaternion ``(x, y, z, w)``."""
+    """A uniformly distributed random unit quaternion ``(x, y, z, w)``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray, shape (4,)
+    """
     q = rng.normal(size=4)
     return q / np.linalg.norm(q)
 
 
 def random_rotation(rng):
-    """A uniformly distributed random rotation matrix."""
+    """A uniformly distributed random rotation matrix.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
+    """
     return rotation_from_quaternion(random_quaternion(rng))

@@ -33,11 +33,18 @@ __all__ = [
 class Screw(NamedTuple):
     """A screw axis with pitch and magnitude.
 
-    ``point`` is the point of the axis closest to the origin (the origin itself
-    when the pitch is infinite, since then only the direction is defined);
-    ``direction`` is a unit vector; ``pitch`` is a length per radian
-    (``inf`` for a pure translation or couple); ``magnitude`` is the angular
-    speed (twist) or force (wrench), or the linear speed / couple for infinite pitch.
+    Attributes
+    ----------
+    point : ndarray, shape (3,)
+        The point of the axis closest to the origin (the origin itself when the
+        pitch is infinite, since then only the direction is defined).
+    direction : ndarray, shape (3,)
+        Unit vector along the axis.
+    pitch : float or sympy expression
+        Length per radian; ``inf`` for a pure translation or couple.
+    magnitude : float or sympy expression
+        Angular speed (twist) or force (wrench); the linear speed or couple when
+        the pitch is infinite.
     """
 
     point: np.ndarray
@@ -242,6 +249,16 @@ def line_coordinates(point, direction):
 
 
 def line_through_points(p1, p2):
-    """Plücker coordinates of the line from ``p1`` towards ``p2`` (see :func:`line_coordinates`)."""
+    """Plücker coordinates of the line from ``p1`` towards ``p2`` (see :func:`line_coordinates`).
+
+    Parameters
+    ----------
+    p1, p2 : array_like, shape (3,)
+        Two distinct points.
+
+    Returns
+    -------
+    ndarray, shape (6,)
+    """
     p1, p2 = as_array(p1, "p1"), as_array(p2, "p2")
     return line_coordinates(p1, p2 - p1)

@@ -293,10 +293,21 @@ def inverse_transform(X):
 
 
 def check_rotational_inertia(I_c, name="inertia"):
-    """Raise ValueError unless a numeric 3×3 inertia is symmetric positive definite
-    and its principal moments satisfy the triangle inequality.
+    """Raise ValueError unless a 3×3 inertia is that of a rigid body.
 
-    Symbolic inertias are checked for shape and exact symmetry only.
+    Numeric inertias must be symmetric positive definite with principal moments
+    obeying the triangle inequality ``I1 + I2 >= I3``; symbolic inertias are
+    checked for shape and exact symmetry only.
+
+    Parameters
+    ----------
+    I_c : array_like, shape (3, 3)
+    name : str
+        How the error message names the argument.
+
+    Returns
+    -------
+    None
     """
     I_c = as_array(I_c, name)
     check_shape(I_c, (3, 3), name)
