@@ -6,11 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book test unit lint clean help
+.PHONY: book test unit notebooks lint clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
-	@echo "make test   run every check (lint, unit tests and docstring examples, book build)"
+	@echo "make test   run every check (lint, unit tests and docstring examples, notebooks, book build)"
 	@echo "make clean  remove the build and the virtual environment"
 
 $(VENV)/.installed: requirements.txt pyproject.toml
@@ -35,7 +35,11 @@ lint: $(VENV)/.installed-test
 unit: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -n 2
 
-test: lint unit book
+notebooks: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -p no:doctest --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg chapters exercises book
+
+test: lint unit notebooks book
 
 clean:
 	rm -rf _build $(VENV)

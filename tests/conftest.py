@@ -1,7 +1,10 @@
 """Shared fixtures and a relative-tolerance comparison for the test suite."""
 
+import matplotlib
 import numpy as np
 import pytest
+
+matplotlib.use("Agg")  # tests draw off-screen
 
 import dynlib as dl
 

@@ -1,0 +1,150 @@
+"""Drawing helpers for the chapters (matplotlib): frames, trees of bodies, screw axes.
+
+Import explicitly (``import dynlib.plotting as dp``); the rest of dynlib does not need
+matplotlib.  Every function draws on an axes you pass and returns what it drew.
+
+Chapter: *Rigid-body motion and joints* (chains), *Screws, twists and wrenches* (axes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .kinematics import centres_of_mass, forward_kinematics
+
+__all__ = ["set_axes_equal", "draw_frame", "joint_positions", "draw_tree", "draw_screw_axis"]
+
+AXIS_COLOURS = ("tab:red", "tab:green", "tab:blue")
+
+
+def set_axes_equal(ax):
+    """Give a 3-D axes equal scale on x, y and z (so spheres look round).
+
+    Parameters
+    ----------
+    ax : mpl_toolkits.mplot3d.Axes3D
+
+    Returns
+    -------
+    None
+    """
+    limits = np.array([ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d()])
+    centre, radius = limits.mean(axis=1), (limits[:, 1] - limits[:, 0]).max() / 2
+    ax.set_xlim3d(centre[0] - radius, centre[0] + radius)
+    ax.set_ylim3d(centre[1] - radius, centre[1] + radius)
+    ax.set_zlim3d(centre[2] - radius, centre[2] + radius)
+
+
+def draw_frame(ax, R, p, length=0.2, **kwargs):
+    """Draw the x, y, z axes of a frame (red, green, blue) at position ``p``.
+
+    Parameters
+    ----------
+    ax : Axes3D
+    R : array_like, shape (3, 3)
+        Orientation (columns are the frame's axes in world coordinates).
+    p : array_like, shape (3,)
+    length : float
+
+    Returns
+    -------
+    list of Line3D
+    """
+    R, p = np.asarray(R, float), np.asarray(p, float)
+    lines = []
+    for k in range(3):
+        end = p + length * R[:, k]
+        lines += ax.plot(*np.transpose([p, end]), color=AXIS_COLOURS[k], **kwargs)
+    return lines
+
+
+def joint_positions(model, kin):
+    """World position of every joint frame origin and of each body's outboard joints.
+
+    Parameters
+    ----------
+    model : Model
+    kin : Kinematics
+
+    Returns
+    -------
+    segments : list of (ndarray (3,), ndarray (3,))
+        One segment per parent-child pair (parent body origin to child joint origin);
+        root bodies start at their placement origin in the world.
+    """
+    segments = []
+    for i in range(model.n_bodies):
+        T = np.asarray(model.placements[i], float)
+        k = model.parent[i]
+        if k < 0:
+            start, joint = T[:3, 3], T[:3, 3]
+        else:
+            start = kin.p[k]
+            joint = kin.p[k] + kin.R[k] @ T[:3, 3]
+        segments.append((np.asarray(start, float), np.asarray(joint, float)))
+        if not np.allclose(joint, kin.p[i]):  # sliding joints move the child away from the joint frame
+            segments.append((joint, np.asarray(kin.p[i], float)))
+    return segments
+
+
+def draw_tree(ax, model, q, frames=True, com=True, tip=None, colour="0.2", frame_length=0.15):
+    """Draw a tree of bodies: links between joints, body frames and centres of mass.
+
+    Works on 3-D axes (``projection="3d"``) and on 2-D axes (the xy projection, for
+    planar models).
+
+    Parameters
+    ----------
+    ax : Axes or Axes3D
+    model : Model
+    q : array_like, shape (nq,)
+    frames : bool
+        Draw each body frame (3-D axes only).
+    com : bool
+        Mark each centre of mass.
+    tip : array_like, shape (3,), optional
+        A point in the last body's frame drawn as the end of the last link (e.g. ``[L, 0, 0]``).
+    colour : matplotlib colour
+
+    Returns
+    -------
+    Kinematics
+        The forward kinematics used for the drawing.
+    """
+    kin = forward_kinematics(model, q)
+    three_d = hasattr(ax, "get_zlim3d")
+    dims = 3 if three_d else 2
+    for start, end in joint_positions(model, kin):
+        ax.plot(*np.transpose([start, end])[:dims], color=colour, lw=2.5, solid_capstyle="round")
+    if tip is not None:
+        last = model.n_bodies - 1
+        end = kin.p[last] + kin.R[last] @ np.asarray(tip, float)
+        ax.plot(*np.transpose([kin.p[last], end])[:dims], color=colour, lw=2.5, solid_capstyle="round")
+    ax.scatter(*np.asarray(kin.p, float).T[:dims], color="white", edgecolor=colour, s=40, zorder=3)
+    if com:
+        ax.scatter(*np.asarray(centres_of_mass(model, kin), float).T[:dims], color="tab:orange", s=25, zorder=4)
+    if frames and three_d:
+        for i in range(model.n_bodies):
+            draw_frame(ax, kin.R[i], kin.p[i], frame_length)
+    return kin
+
+
+def draw_screw_axis(ax, screw, half_length=1.5, colour="tab:purple", label=None):
+    """Draw a screw axis as a line through ``screw.point`` along ``screw.direction``.
+
+    Parameters
+    ----------
+    ax : Axes3D
+    screw : Screw
+        From :func:`dynlib.screw_of_twist` or :func:`dynlib.screw_of_wrench`.
+    half_length : float
+    colour : matplotlib colour
+    label : str, optional
+
+    Returns
+    -------
+    list of Line3D
+    """
+    point, direction = np.asarray(screw.point, float), np.asarray(screw.direction, float)
+    ends = np.array([point - half_length * direction, point + half_length * direction])
+    return ax.plot(*ends.T, color=colour, lw=2, ls="-.", label=label)

@@ -1,0 +1,62 @@
+"""Stored notebooks: run once top to bottom, no stored errors or stderr, every chapter in the book.
+
+nbval (run by `make test`) re-executes them and compares outputs; these checks catch what a
+book build with execution off cannot see.
+"""
+
+import json
+import pathlib
+import re
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb")) + sorted((ROOT / "exercises").glob("*.ipynb"))
+NOTEBOOKS += sorted((ROOT / "book").glob("*.ipynb"))
+
+
+def code_cells(path):
+    return [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_was_run_once_top_to_bottom(path):
+    counts = [c.get("execution_count") for c in code_cells(path)]
+    assert counts == list(range(1, len(counts) + 1)), f"{path.name}: execution counts {counts}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_stores_no_errors_or_stderr(path):
+    for cell in code_cells(path):
+        tags = cell.get("metadata", {}).get("tags", [])
+        for out in cell.get("outputs", []):
+            if out["output_type"] == "error":
+                assert "raises-exception" in tags, f"{path.name}: stored error {out.get('ename')}"
+            if out["output_type"] == "stream" and out["name"] == "stderr":
+                text = "".join(out["text"])
+                raise AssertionError(f"{path.name}: stored stderr: {text[:200]}")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_in_the_table_of_contents(path):
+    toc = (ROOT / "_toc.yml").read_text()
+    entry = str(path.relative_to(ROOT).with_suffix(""))
+    assert re.search(rf"file:\s*{re.escape(entry)}\s*$", toc, re.M), f"{entry} is missing from _toc.yml"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "chapters").glob("*.ipynb")), ids=lambda p: p.name)
+def test_chapter_has_objectives_checks_summary_and_figure(path):
+    cells = json.loads(path.read_text())["cells"]
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").lower()
+    for part in ("learning objectives", "check it", "summary", "exercises"):
+        assert part in markdown, f"{path.name}: no '{part}' section"
+    captions = [c for c in cells if c.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("caption")]
+    assert captions, f"{path.name}: no captioned figure"
+    assert "import dynlib" in "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+
+
+def test_every_toc_entry_exists():
+    toc = (ROOT / "_toc.yml").read_text()
+    for entry in re.findall(r"file:\s*(\S+)", toc):
+        candidates = [ROOT / f"{entry}{ext}" for ext in (".md", ".ipynb")]
+        assert any(c.exists() for c in candidates), f"_toc.yml lists {entry}, which does not exist"

@@ -1,0 +1,42 @@
+"""Plotting helpers draw what the model says (checked on the drawn data, Agg backend)."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+import dynlib as dl
+import dynlib.plotting as dp
+
+from conftest import assert_close
+
+
+def test_draw_tree_links_joint_origins_in_3d(rng):
+    model = dl.random_tree(5, 3, branching=0.5)
+    q = dl.random_configuration(model, rng)
+    fig = plt.figure()
+    ax = fig.add_subplot(projection="3d")
+    kin = dp.draw_tree(ax, model, q, tip=[0.5, 0, 0])
+    ends = np.concatenate([np.asarray(line.get_data_3d()).T for line in ax.lines])
+    for i in range(model.n_bodies):  # every body origin is the end of some drawn segment
+        assert np.min(np.linalg.norm(ends - kin.p[i], axis=1)) < 1e-12
+    dp.set_axes_equal(ax)
+    spans = [np.ptp(lim) for lim in (ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d())]
+    assert_close(spans, [spans[0]] * 3)
+    plt.close(fig)
+
+
+def test_draw_planar_chain_in_2d():
+    model = dl.planar_chain(3)
+    fig, ax = plt.subplots()
+    dp.draw_tree(ax, model, [0.0, np.pi / 2, 0.0], tip=[1.0, 0, 0])
+    xy = np.concatenate([line.get_xydata() for line in ax.lines])
+    assert_close(xy[-1], [1.0, 2.0])  # tip of the third link: right 1, then up 2
+    plt.close(fig)
+
+
+def test_draw_screw_axis_passes_through_the_axis_point():
+    fig = plt.figure()
+    ax = fig.add_subplot(projection="3d")
+    screw = dl.screw_of_twist(dl.twist_from_screw([1.0, 2.0, 0.0], [0, 0, 1], pitch=0.1))
+    (line,) = dp.draw_screw_axis(ax, screw, half_length=1.0)
+    assert_close(np.asarray(line.get_data_3d()).T.mean(axis=0), [1.0, 2.0, 0.0])
+    plt.close(fig)
