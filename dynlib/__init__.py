@@ -5,6 +5,7 @@ One convention throughout: 6-vectors are linear part first (``[v_O; w]``,
 so that ``parent[i] < i``.  See the book's notation page.
 """
 
+from .articulated import ArticulatedBodies, aba, articulated_bodies, hybrid_dynamics
 from .builders import (
     alexiou_two_link,
     double_pendulum,
@@ -13,6 +14,17 @@ from .builders import (
     random_tree,
     serial_chain,
 )
+from .energy import (
+    gravity_acceleration,
+    system_centre_of_mass,
+    system_energy,
+    system_kinetic_energy,
+    system_momentum,
+    system_potential_energy,
+    world_inertias,
+)
+from .impulse import ImpulseResponse, contact_impulse, contact_line, impulse_propagation
+from .inverse_dynamics import bias_forces, check_external_forces, rnea
 from .joints import JOINT_KINDS, Joint, fixed, free, helical, prismatic, revolute, spherical, translational
 from .kinematics import (
     Kinematics,
@@ -38,6 +50,8 @@ from .liegroup import (
     rotation_translation,
     vee,
 )
+from .mass_matrix import crba, forward_dynamics_crba
+from .mobility import Mobility, articulated_mobility, split_chain_dynamics
 from .model import (
     Model,
     check_configuration,

@@ -134,6 +134,46 @@ def promote(*arrays):
     return tuple(exact(a) for a in arrays)
 
 
+def solve(A, b, what="matrix"):
+    """Solve ``A x = b`` for a small square ``A`` (numpy LU, or exact sympy LU).
+
+    ``b`` may be a vector or a matrix.  A singular numeric ``A`` raises ValueError
+    naming ``what`` instead of returning infinities.
+    """
+    if is_symbolic(A, b):
+        sp = _sympy()
+        b = np.asarray(b, dtype=object)
+        x = sp.simplify(to_sympy(A).LUsolve(to_sympy(b)))
+        return from_sympy(x, b.shape)
+    try:
+        x = np.linalg.solve(A, b)
+    except np.linalg.LinAlgError:
+        raise ValueError(f"{what} is singular") from None
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"{what} is singular (the solve produced non-finite values)")
+    return x
+
+
+def solve_spd(A, b, what="matrix"):
+    """Solve ``A x = b`` for a symmetric positive definite ``A`` by Cholesky (or exact sympy LDL).
+
+    A numeric ``A`` that is not positive definite raises ValueError naming ``what``.
+    """
+    if is_symbolic(A, b):
+        sp = _sympy()
+        b = np.asarray(b, dtype=object)
+        x = sp.simplify(to_sympy(A).LDLsolve(to_sympy(b)))
+        return from_sympy(x, b.shape)
+    from scipy.linalg import cho_factor, cho_solve
+
+    try:
+        factor = cho_factor(A)
+    except np.linalg.LinAlgError:
+        eig = np.linalg.eigvalsh((A + A.T) / 2) if np.all(np.isfinite(A)) else "not finite"
+        raise ValueError(f"{what} is not positive definite (eigenvalues {eig})") from None
+    return cho_solve(factor, b)
+
+
 def to_sympy(a):
     """An object array as a sympy Matrix (1-D arrays become column vectors)."""
     sp = _sympy()

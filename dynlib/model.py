@@ -174,6 +174,20 @@ class Model:
             self.names,
         )
 
+    def first_bodies(self, k):
+        """The model of bodies ``0 .. k-1`` alone (closed under parents since ``parent[i] < i``).
+
+        For a serial chain this is the sub-chain from the base to body ``k - 1``.
+        """
+        if not isinstance(k, (int, np.integer)) or not 1 <= k <= self.n_bodies:
+            raise ValueError(f"k must be an int in [1, {self.n_bodies}], got {k!r}")
+        return Model(self.parent[:k], self.joints[:k], self.placements[:k], self.inertias[:k], self.gravity,
+                     self.names[:k])
+
+    def is_chain(self):
+        """True for a serial chain: ``parent[i] == i - 1`` for every body."""
+        return self.parent == tuple(range(-1, self.n_bodies - 1))
+
     def ancestors(self, i):
         """Bodies from the root down to ``i`` (inclusive), in increasing order."""
         path = []

@@ -1,0 +1,142 @@
+"""Mass properties of a whole tree: world-frame inertias, energy, momentum, centre of mass.
+
+Chapter: *Spatial inertia and the Newton–Euler equations*; Alexiou (1999) "Power and
+Energy" (``K = v·I v / 2``); Lecture 4 "Spatial Momentum".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .kinematics import centres_of_mass, forward_kinematics
+from .spatial import motion_transform, transform_inertia
+
+__all__ = [
+    "world_inertias",
+    "system_kinetic_energy",
+    "system_potential_energy",
+    "system_energy",
+    "system_momentum",
+    "system_centre_of_mass",
+    "gravity_acceleration",
+]
+
+
+def world_inertias(model, kin):
+    """Spatial inertia of every body in world coordinates about the world origin.
+
+    ``I_i = X*_0i I_i^body X_i0`` (Alexiou (2023) eq. 9 with ``R_i I^body R_i^T``, eq. 8).
+
+    Parameters
+    ----------
+    model : Model
+    kin : Kinematics
+        From :func:`dynlib.forward_kinematics` for the same configuration.
+
+    Returns
+    -------
+    ndarray, shape (n, 6, 6)
+    """
+    return transform_inertia(motion_transform(kin.R, kin.p), model.inertias)
+
+
+def system_kinetic_energy(model, q, qd):
+    """Kinetic energy ``sum_i v_i·I_i v_i / 2`` of all bodies.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,)
+
+    Returns
+    -------
+    float or sympy expression
+    """
+    kin = forward_kinematics(model, q, qd)
+    I = world_inertias(model, kin)
+    return sum(kin.v[i] @ I[i] @ kin.v[i] for i in range(model.n_bodies)) / 2
+
+
+def system_potential_energy(model, q):
+    """Gravitational potential energy ``-sum_i m_i g·c_i`` (zero when every centre of mass is at the origin).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+
+    Returns
+    -------
+    float or sympy expression
+    """
+    com = centres_of_mass(model, forward_kinematics(model, q))
+    return -sum(model.mass[i] * (model.gravity @ com[i]) for i in range(model.n_bodies))
+
+
+def system_energy(model, q, qd):
+    """Total mechanical energy (kinetic plus gravitational potential).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,)
+
+    Returns
+    -------
+    float or sympy expression
+    """
+    return system_kinetic_energy(model, q, qd) + system_potential_energy(model, q)
+
+
+def system_momentum(model, q, qd):
+    """Total spatial momentum ``sum_i I_i v_i`` (world frame, about the origin; force-type 6-vector).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,)
+
+    Returns
+    -------
+    ndarray, shape (6,)
+    """
+    kin = forward_kinematics(model, q, qd)
+    return (world_inertias(model, kin) @ kin.v[..., None])[..., 0].sum(axis=0)
+
+
+def system_centre_of_mass(model, q):
+    """Mass and centre of mass of the whole tree.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+
+    Returns
+    -------
+    mass : float
+    com : ndarray, shape (3,)
+    """
+    com = centres_of_mass(model, forward_kinematics(model, q))
+    mass = model.mass.sum()
+    return mass, (model.mass[:, None] * com).sum(axis=0) / mass
+
+
+def gravity_acceleration(model):
+    """The uniform gravity field as a spatial acceleration ``[g; 0]`` (linear part first).
+
+    The recursive algorithms start the base with acceleration ``-gravity_acceleration(model)``
+    (Lecture 4's trick): every body then feels gravity without a force term per body.
+
+    Parameters
+    ----------
+    model : Model
+
+    Returns
+    -------
+    ndarray, shape (6,)
+    """
+    return np.concatenate([model.gravity, np.zeros(3, dtype=model.gravity.dtype)])

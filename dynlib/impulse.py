@@ -1,0 +1,225 @@
+"""Impacts: the impulse a chain receives when a body hits an obstacle, propagated joint by joint.
+
+A contact is a line ``n`` in Plücker (wrench) coordinates ``[e; r x e]`` through the contact
+point ``r`` along the unit direction ``e`` pointing *into* the obstacle.  The obstacle pushes
+back on the body with the impulse ``-n J``; the law of contact with restitution ``epsilon``
+fixes the magnitude ``J`` so that the speed along ``n`` after the impact is ``-epsilon``
+times the speed before.
+
+Chapter: *Articulated mobility and impulses*; Alexiou (2023) eqs. 11-29.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._backend import as_array, eye, is_symbolic, solve, solve_spd, zeros
+from .articulated import _prepare
+from .kinematics import body_jacobian, forward_kinematics
+from .mass_matrix import crba
+from .mobility import _require_chain
+
+__all__ = ["ImpulseResponse", "impulse_propagation", "contact_impulse", "contact_line"]
+
+
+class ImpulseResponse(NamedTuple):
+    """Everything an impact changes (world frame; n bodies, nv joint velocities).
+
+    Attributes
+    ----------
+    J : float or sympy expression
+        Impulse magnitude (eq. 22); the body receives ``-n J``.
+    Phi : ndarray, shape (n, 6, 6)
+        Propagation matrices: the impulse through joint ``i`` is ``Phi[i] @ n * J`` (eqs. 24-26);
+        zero for bodies outboard of the contact body.
+    ell : ndarray, shape (n, 6)
+        Reaction impulse through each joint, acting on its child body (eqs. 11-12, 24).
+    dqd : ndarray, shape (nv,)
+        Jumps of the joint velocities (eq. 27).
+    dv : ndarray, shape (n, 6)
+        Jumps of the body twists (eq. 28).
+    v_impact, v_bounce : float or sympy expression
+        Speed along ``n`` before and after (eqs. 20-21); ``v_bounce = -epsilon v_impact``.
+    """
+
+    J: object
+    Phi: np.ndarray
+    ell: np.ndarray
+    dqd: np.ndarray
+    dv: np.ndarray
+    v_impact: object
+    v_bounce: object
+
+
+def contact_line(point, direction):
+    """Contact line ``n = [e; r x e]`` through ``point`` along the unit ``direction`` (into the obstacle).
+
+    Parameters
+    ----------
+    point : array_like, shape (3,)
+        Contact point, world frame.
+    direction : array_like, shape (3,)
+        Normalised here.
+
+    Returns
+    -------
+    ndarray, shape (6,)
+
+    References
+    ----------
+    Alexiou (2023) eq. 30 (planar components ``(0, 1, 2L)`` of the worked example).
+    """
+    from .screws import line_coordinates
+
+    return line_coordinates(point, direction)
+
+
+def _impact_magnitude(n, Lambda_inv, v, epsilon, body):
+    """Eq. 22: J = (1 + eps) (n^T v) / (n^T Lambda_inv n), with a clear error if the line is unreachable."""
+    v_impact = n @ v
+    reach = n @ Lambda_inv @ n
+    if not is_symbolic(reach) and not reach > 1e-12 * float(n @ n) * max(np.abs(Lambda_inv).max(), 1e-300):
+        raise ValueError(
+            f"the contact line cannot be moved by the chain at body {body}: n^T Lambda_inv n = {reach} "
+            "(the line is reciprocal to every twist the joints allow, so no impulse acts along it)"
+        )
+    return (1 + epsilon) * v_impact / reach, v_impact
+
+
+def impulse_propagation(model, q, qd, contact, epsilon, body=None):
+    """Impulse magnitude and its propagation through a serial chain hitting an obstacle.
+
+    Contact on body ``k`` (the last body unless ``body`` says otherwise).  With rigid
+    inertias ``I_i`` for the bodies before ``k`` and the impulsive articulated inertia
+    ``IA_k`` of bodies ``k .. n-1`` (outboard bodies ride along), the algorithm runs:
+
+    1. out to ``k``: articulated mobilities ``Lambda_inv_i`` (eqs. 15-18);
+    2. at ``k``: ``J = (1 + epsilon) n^T v_k / (n^T Lambda_inv_k n)`` (eq. 22);
+    3. back to the base: ``Phi_k = 1 - IA_k Lambda_inv_k``, ``Phi_i = (1 - I_i Lambda_inv_i) Phi_{i+1}``,
+       ``ell_i = Phi_i n J`` (eqs. 24-26);
+    4. out again: ``dqd_i = -D_i^-1 s_i^T (ell_{i+1} + I_i dv_{i-1})``, ``dv_i = dv_{i-1} + s_i dqd_i``
+       (eqs. 27-28, with ``ell_{k+1} = n J``); bodies beyond ``k`` follow their articulated
+       inertia, ``dqd_j = -D_j^-1 U_j^T dv_{j-1}``.
+
+    The result equals the joint-space answer ``dqd = -H^-1 J_k^T n J`` and obeys the law
+    of contact ``n^T (v_k + dv_k) = -epsilon n^T v_k``.
+
+    Parameters
+    ----------
+    model : Model
+        A serial chain.
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,)
+        Joint velocities just before the impact.
+    contact : array_like, shape (6,)
+        Contact line ``[e; r x e]`` (see :func:`contact_line`), ``e`` pointing into the obstacle.
+    epsilon : float or sympy expression
+        Coefficient of restitution (0 plastic, 1 elastic).
+    body : int, optional
+        The body that touches the obstacle (default: the last one).
+
+    Returns
+    -------
+    ImpulseResponse
+
+    Raises
+    ------
+    ValueError
+        For a branched tree, a massless body, or a contact line the chain cannot move
+        along (``n^T Lambda_inv n = 0``, e.g. a stretched chain pushed along itself).
+
+    References
+    ----------
+    Alexiou (2023) eqs. 11-29 (contact on the last body), generalised to any body of the
+    chain with the outboard articulated inertia (Alexiou (1999) "Chain Splitting").
+    """
+    _require_chain(model, "impulse propagation")
+    k = model.n_bodies - 1 if body is None else body
+    if not isinstance(k, (int, np.integer)) or not 0 <= k < model.n_bodies:
+        raise ValueError(f"body must be an index in [0, {model.n_bodies}), got {body!r}")
+    n = as_array(contact, "contact")
+    if n.shape != (6,):
+        raise ValueError(f"contact must be a 6-vector [e; r x e], got shape {n.shape}")
+    model, kin, I, _, (qd,), symbolic = _prepare(model, q, None, (qd, "qd"))
+    if symbolic:
+        from ._backend import exact
+
+        n = exact(n)
+    nb = model.n_bodies
+    one = eye(6, symbolic)
+    # impulsive articulated inertia of bodies k .. n-1 (no velocity terms in an impact)
+    IA = I.copy()
+    for j in reversed(range(k + 1, nb)):
+        s = kin.s[j]
+        U = IA[j] @ s
+        IA[j - 1] += IA[j] - U @ solve_spd(s.T @ U, U.T, f"D of joint {j}")
+    inertia = [I[i] if i < k else IA[i] for i in range(nb)]
+    # 1. articulated mobility out to the contact body (eqs. 15-18)
+    Lambda_inv = zeros((nb, 6, 6), symbolic)
+    Lambda_prev = zeros((6, 6), symbolic)
+    for i in range(k + 1):
+        s = kin.s[i]
+        sDs = s @ solve_spd(s.T @ inertia[i] @ s, s.T, f"D = s^T I s of body {i}")
+        Psi = (one - sDs @ inertia[i]) @ Lambda_prev
+        Lambda_inv[i] = solve(one + Psi @ inertia[i], sDs + Psi, "1 + Psi I")
+        Lambda_prev = Lambda_inv[i]
+    # 2. impulse magnitude from the law of contact (eqs. 20-22)
+    J, v_impact = _impact_magnitude(n, Lambda_inv[k], kin.v[k], epsilon, k)
+    # 3. propagation matrices and joint reaction impulses, back to the base (eqs. 24-26)
+    Phi, ell = zeros((nb, 6, 6), symbolic), zeros((nb, 6), symbolic)
+    Phi_next = one
+    for i in reversed(range(k + 1)):
+        Phi[i] = (one - inertia[i] @ Lambda_inv[i]) @ Phi_next
+        ell[i] = Phi[i] @ n * J
+        Phi_next = Phi[i]
+    # 4. joint speed and twist jumps, base to tips (eqs. 27-28)
+    dqd, dv = zeros(model.nv, symbolic), zeros((nb, 6), symbolic)
+    dv_prev = zeros(6, symbolic)
+    for i in range(nb):
+        s, vs = kin.s[i], model.v_slices[i]
+        D = s.T @ inertia[i] @ s
+        outboard = n * J if i == k else (ell[i + 1] if i < k else zeros(6, symbolic))
+        dqd[vs] = -solve_spd(D, s.T @ (outboard + inertia[i] @ dv_prev), f"D = s^T I s of body {i}")
+        dv[i] = dv_prev + s @ dqd[vs]
+        if i > k:
+            ell[i] = IA[i] @ dv[i]
+        dv_prev = dv[i]
+    return ImpulseResponse(J, Phi, ell, dqd, dv, v_impact, n @ (kin.v[k] + dv[k]))
+
+
+def contact_impulse(model, q, qd, contact, epsilon, body):
+    """Impulse and joint-velocity jump of an impact on any body of any tree, in joint space.
+
+    ``J = (1 + epsilon) n^T v_k / (n^T J_k H^-1 J_k^T n)`` and ``dqd = -H^-1 J_k^T n J``:
+    the O(n^3) counterpart of :func:`impulse_propagation`, valid for branched trees.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,)
+    contact : array_like, shape (6,)
+        Contact line ``[e; r x e]``, ``e`` pointing into the obstacle.
+    epsilon : float or sympy expression
+    body : int
+
+    Returns
+    -------
+    J : float
+    dqd : ndarray, shape (nv,)
+
+    References
+    ----------
+    Alexiou (2023) eqs. 19-22 with ``Lambda_inv = J H^-1 J^T``.
+    """
+    n = as_array(contact, "contact")
+    if n.shape != (6,):
+        raise ValueError(f"contact must be a 6-vector [e; r x e], got shape {n.shape}")
+    Jk = body_jacobian(model, q, body)
+    H = crba(model, q)
+    Hinv_JT = solve_spd(H, Jk.T, "the mass matrix H")
+    v = forward_kinematics(model, q, qd).v[body]
+    J, _ = _impact_magnitude(n, Jk @ Hinv_JT, v, epsilon, body)
+    return J, -Hinv_JT @ n * J

@@ -1,0 +1,225 @@
+"""Articulated mobility of a serial chain, and forward dynamics by chain splitting.
+
+Articulated inertia looks *outwards* from a joint; articulated mobility looks *inwards*:
+``Lambda_inv_i`` maps a force applied to body ``i`` by what lies beyond it to the
+acceleration it gives body ``i``, when bodies ``1 .. i`` form a chain fixed at the base,
+
+    a_i = b_i - Lambda_inv_i f_{i+1},
+
+where ``f_{i+1}`` is the force body ``i`` exerts on body ``i+1`` and ``b_i`` the bias
+acceleration (velocities, gravity, joint forces).  For impulses the velocity terms vanish
+and the same matrix gives ``dv_i = -Lambda_inv_i l_{i+1}`` (Alexiou (2023) eq. 14).
+
+Chapter: *Articulated mobility and impulses*; Alexiou (2023) eqs. 14-18; Alexiou (1999)
+"Articulated Mobility Recursion", "Articulated Equations of Motion", "Chain Splitting".
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._backend import eye, solve, solve_spd, zeros
+from .articulated import _prepare, articulated_bodies
+from .energy import gravity_acceleration
+from .spatial import cross_force, cross_motion
+
+__all__ = ["Mobility", "articulated_mobility", "split_chain_dynamics"]
+
+
+class Mobility(NamedTuple):
+    """Per-body results of :func:`articulated_mobility` (world frame).
+
+    Attributes
+    ----------
+    Lambda_inv : ndarray, shape (n, 6, 6)
+        Articulated mobility (constrained inverse spatial inertia) of each body's sub-chain.
+    Psi : ndarray, shape (n, 6, 6)
+        The projection ``(1 - s D^-1 s^T I) Lambda_inv_{i-1}`` of eq. 15.
+    b : ndarray, shape (n, 6), or None
+        Bias accelerations (``None`` when no velocities were given).
+    """
+
+    Lambda_inv: np.ndarray
+    Psi: np.ndarray
+    b: np.ndarray | None
+
+
+def _require_chain(model, what):
+    if not model.is_chain():
+        raise ValueError(
+            f"{what} is defined for serial chains (parent[i] == i - 1); this model is a branched tree "
+            f"with parents {model.parent}"
+        )
+
+
+def articulated_mobility(model, q, qd=None, tau=None, f_ext=None):
+    """Articulated mobility ``Lambda_inv_i`` of every body of a serial chain, from the base out.
+
+    For body ``i`` with rigid inertia ``I_i``, joint twists ``s_i`` and ``D_i = s_i^T I_i s_i``::
+
+        Psi_i        = (1 - s_i D_i^-1 s_i^T I_i) Lambda_inv_{i-1}                      (eq. 15)
+        Lambda_inv_i = (1 + Psi_i I_i)^-1 (s_i D_i^-1 s_i^T + Psi_i)                   (eq. 16)
+
+    starting from ``Lambda_inv_0 = 0`` (a fixed base), so that the first body gets
+    ``s_1 D_1^-1 s_1^T`` (eqs. 17-18).  With velocities the bias accelerations follow the
+    same pattern::
+
+        b_i = (1 + Psi_i I_i)^-1 ((1 - s_i D_i^-1 s_i^T I_i)(b_{i-1} + c_i) + s_i D_i^-1 tau_i)
+              - Lambda_inv_i p_i
+
+    with ``b_0 = -[g; 0]`` (gravity as a base acceleration), ``c_i = v_i x s_i qd_i`` and
+    ``p_i = v_i x* I_i v_i - f_ext_i``.  ``Lambda_inv_i`` equals ``J_i H^-1 J_i^T`` of the
+    sub-chain ``1 .. i``.  Serial chains only (any joint kinds).
+
+    Parameters
+    ----------
+    model : Model
+        A serial chain; every body must have mass along its joint (``D_i`` invertible).
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,), optional
+        Give it (and ``tau``) to get the bias accelerations ``b``.
+    tau : array_like, shape (nv,), optional
+        Joint forces (zero if omitted).
+    f_ext : array_like, shape (n, 6), optional
+
+    Returns
+    -------
+    Mobility
+
+    Raises
+    ------
+    ValueError
+        For a branched tree, or a body with no inertia along its joint's motion.
+
+    References
+    ----------
+    Alexiou (2023) eqs. 15-18 (``Lambda_inv`` is printed ``Lambda`` in the worked example,
+    eq. 35: see the errata page); Alexiou (1999) "Articulated Mobility Recursion",
+    "Articulated Equations of Motion" (``a_i = b_i - Lambda_i^-1 f_{i+1}``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import planar_chain, body_jacobian, crba
+    >>> model = planar_chain(3)
+    >>> q = np.array([0.3, -0.5, 0.9])
+    >>> L = articulated_mobility(model, q).Lambda_inv[2]
+    >>> J = body_jacobian(model, q, 2)
+    >>> bool(np.allclose(L, J @ np.linalg.solve(crba(model, q), J.T)))
+    True
+    """
+    _require_chain(model, "articulated mobility")
+    dynamic = qd is not None
+    qd = np.zeros(model.nv) if qd is None else qd
+    tau = np.zeros(model.nv) if tau is None else tau
+    model, kin, I, f_ext, (qd, tau), symbolic = _prepare(model, q, f_ext, (qd, "qd"), (tau, "tau"))
+    n = model.n_bodies
+    one = eye(6, symbolic)
+    Lambda_inv, Psi = zeros((n, 6, 6), symbolic), zeros((n, 6, 6), symbolic)
+    b = zeros((n, 6), symbolic) if dynamic else None
+    Lambda_prev, b_prev = zeros((6, 6), symbolic), -gravity_acceleration(model)
+    for i in range(n):
+        s, vs = kin.s[i], model.v_slices[i]
+        D = s.T @ I[i] @ s
+        Dinv_sT = solve_spd(D, s.T, f"D = s^T I s of body {i} (it has no inertia along its joint)")
+        sDs = s @ Dinv_sT  # s D^-1 s^T
+        reaction = one - sDs @ I[i]  # 1 - s D^-1 s^T I: the part of a motion the joint cannot take
+        Psi[i] = reaction @ Lambda_prev
+        M = one + Psi[i] @ I[i]
+        Lambda_inv[i] = solve(M, sDs + Psi[i], "1 + Psi I")
+        if dynamic:
+            v = kin.v[i]
+            c = cross_motion(v, s @ qd[vs])
+            p = cross_force(v, I[i] @ v) - f_ext[i]
+            b[i] = solve(M, reaction @ (b_prev + c) + Dinv_sT.T @ tau[vs], "1 + Psi I") - Lambda_inv[i] @ p
+            b_prev = b[i]
+        Lambda_prev = Lambda_inv[i]
+    return Mobility(Lambda_inv, Psi, b)
+
+
+def split_chain_dynamics(model, q, qd, tau, split, f_ext=None):
+    """Forward dynamics of a serial chain solved by splitting it in two.
+
+    The inboard bodies ``0 .. split-1`` are described by their articulated mobility
+    (``a_k = b_k - Lambda_inv_k f``), the outboard bodies ``split .. n-1`` by their
+    articulated inertia (``f = Ia a_k + pa``, the force through the joint at the split).
+    The two meet at body ``k = split - 1``::
+
+        (1 + Lambda_inv_k Ia) a_k = b_k - Lambda_inv_k pa
+
+    Then the outboard accelerations follow the articulated-body algorithm's last pass,
+    and the inboard ones come back down the chain::
+
+        f_j = I_j a_j + p_j + f_{j+1},   a_{j-1} = b_{j-1} - Lambda_inv_{j-1} f_j,
+        qdd_j = D_j^-1 (tau_j - s_j^T (p_j + f_{j+1}) - s_j^T I_j (a_{j-1} + c_j))
+
+    ``split = 0`` is the articulated-body algorithm; ``split = n`` uses mobility alone.
+
+    Parameters
+    ----------
+    model : Model
+        A serial chain.
+    q : array_like, shape (nq,)
+    qd, tau : array_like, shape (nv,)
+    split : int
+        Number of inboard bodies, ``0 <= split <= n``.
+    f_ext : array_like, shape (n, 6), optional
+
+    Returns
+    -------
+    ndarray, shape (nv,)
+
+    References
+    ----------
+    Alexiou (1999) "Chain Splitting": articulated inertia and articulated mobility
+    combined for a direct solution.
+    """
+    _require_chain(model, "chain splitting")
+    n = model.n_bodies
+    if not isinstance(split, (int, np.integer)) or not 0 <= split <= n:
+        raise ValueError(f"split must be an int in [0, {n}], got {split!r}")
+    model, kin, I, f_ext, (qd, tau), symbolic = _prepare(model, q, f_ext, (qd, "qd"), (tau, "tau"))
+    a_base = -gravity_acceleration(model)
+    c = [cross_motion(kin.v[i], kin.s[i] @ qd[model.v_slices[i]]) for i in range(n)]
+    p = [cross_force(kin.v[i], I[i] @ kin.v[i]) - f_ext[i] for i in range(n)]
+    a = zeros((n, 6), symbolic)
+    qdd = zeros(model.nv, symbolic)
+    f_split = zeros(6, symbolic)  # force through the joint at the split (none if split == n)
+    if split > 0:
+        inboard = model.first_bodies(split)
+        nq, nv = inboard.nq, inboard.nv
+        mob = articulated_mobility(inboard, np.asarray(q)[:nq], qd[:nv], tau[:nv], f_ext[:split])
+    if split < n:
+        art = articulated_bodies(model, q, qd, tau, f_ext)
+        o = split
+        what = f"D = s^T IA s of joint {o}"
+        Dinv_Ut = solve_spd(art.D[o], art.U[o].T, what) if kin.s[o].shape[1] else art.U[o].T
+        Ia = art.IA[o] - art.U[o] @ Dinv_Ut
+        pa = art.pA[o] + Ia @ c[o] + Dinv_Ut.T @ art.u[o]
+        if split > 0:
+            k = split - 1
+            L = mob.Lambda_inv[k]
+            a[k] = solve(eye(6, symbolic) + L @ Ia, mob.b[k] - L @ pa, "1 + Lambda_inv Ia")
+            f_split = Ia @ a[k] + pa
+        for i in range(o, n):  # outboard: the last pass of the articulated-body algorithm
+            a_in = (a_base if i == 0 else a[i - 1]) + c[i]
+            vs = model.v_slices[i]
+            if kin.s[i].shape[1]:
+                qdd[vs] = solve_spd(art.D[i], art.u[i] - art.U[i].T @ a_in, f"D = s^T IA s of joint {i}")
+            a[i] = a_in + kin.s[i] @ qdd[vs]
+    elif split > 0:
+        a[split - 1] = mob.b[split - 1]
+    f_next = f_split
+    for j in reversed(range(split)):  # inboard: back down the chain through the mobilities
+        s, vs = kin.s[j], model.v_slices[j]
+        f_j = I[j] @ a[j] + p[j] + f_next
+        a_prev = a_base if j == 0 else mob.b[j - 1] - mob.Lambda_inv[j - 1] @ f_j
+        D = s.T @ I[j] @ s
+        qdd[vs] = solve_spd(D, tau[vs] - s.T @ (p[j] + f_next) - s.T @ I[j] @ (a_prev + c[j]),
+                            f"D = s^T I s of body {j}")
+        if j > 0:
+            a[j - 1] = a_prev
+        f_next = f_j
+    return qdd
