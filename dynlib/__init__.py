@@ -7,12 +7,25 @@ so that ``parent[i] < i``.  See the book's notation page.
 
 from .articulated import ArticulatedBodies, aba, articulated_bodies, hybrid_dynamics
 from .builders import (
+    Mechanism,
     alexiou_two_link,
     double_pendulum,
+    four_bar,
+    piston_crank,
     planar_chain,
     planar_link_inertia,
     random_tree,
     serial_chain,
+)
+from .constrained_dynamics import constrained_forward_dynamics, constrained_inverse_dynamics
+from .constraints import (
+    PLANAR_POINT_AXES,
+    LoopConstraint,
+    constraint_bias,
+    constraint_jacobian,
+    constraint_residual,
+    project_configuration,
+    project_velocity,
 )
 from .energy import (
     gravity_acceleration,
@@ -85,6 +98,14 @@ from .screws import (
     screw_of_wrench,
     twist_from_screw,
     wrench_from_screw,
+)
+from .simulation import (
+    Impact,
+    PlaneContact,
+    Trajectory,
+    simulate,
+    step_rk4,
+    step_semi_implicit_euler,
 )
 from .spatial import (
     angular_first_permutation,

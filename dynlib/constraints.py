@@ -1,0 +1,268 @@
+"""Loop-closure constraints: residual, Jacobian ``A(q)``, bias ``dA/dt qd``, and drift correction.
+
+A closed mechanism is modelled as a tree (cut open at one joint per loop) plus constraints
+that close the loops.  Each :class:`LoopConstraint` asks a point fixed in body ``a`` and a
+point fixed in body ``b`` (or in the world) to coincide along chosen world directions,
+and/or the two bodies to keep their relative orientation about chosen world axes.  Stacked,
+the constraints read ``phi(q) = 0`` and, differentiated, ``A(q) qd = 0`` and
+``A qdd + dA/dt qd = 0``.
+
+Chapter: *Constrained chains*; Kim (2012) §3 (eqs. 54-55); Alexiou (1999) "Contacts Between
+Bodies", "Planar Constrained Example".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._backend import as_array, solve_spd
+from .kinematics import _world_jacobian, forward_kinematics, marker_motion
+from .liegroup import log_so3
+from .mass_matrix import crba
+from .model import check_configuration, check_velocity, integrate
+from .spatial import skew
+
+__all__ = [
+    "LoopConstraint",
+    "constraint_residual",
+    "constraint_jacobian",
+    "constraint_bias",
+    "project_configuration",
+    "project_velocity",
+]
+
+PLANAR_POINT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))  # x and y rows: a planar pin joint
+
+
+@dataclass(frozen=True, eq=False)
+class LoopConstraint:
+    """Points (and optionally orientations) of two bodies held together.
+
+    Parameters
+    ----------
+    body_a, body_b : int
+        Body indices; ``body_b = -1`` fixes the constraint to the world.
+    point_a, point_b : array_like, shape (3,)
+        Points in the frames of body ``a`` and body ``b`` (world frame if ``body_b = -1``).
+    linear_axes : array_like, shape (k, 3)
+        World directions along which the two points must coincide (default: all three;
+        ``PLANAR_POINT_AXES`` for a planar pin; empty for none).
+    angular_axes : array_like, shape (j, 3)
+        World axes about which the bodies may not turn relative to each other
+        (default: none).
+    rotation_ab : array_like, shape (3, 3), optional
+        Required relative orientation ``R_a^T R_b`` (default identity).
+
+    Attributes
+    ----------
+    m : int
+        Number of scalar constraints, ``k + j``.
+    """
+
+    body_a: int
+    body_b: int
+    point_a: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    point_b: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    linear_axes: np.ndarray = field(default_factory=lambda: np.eye(3))
+    angular_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    rotation_ab: np.ndarray = field(default_factory=lambda: np.eye(3))
+
+    def __post_init__(self):
+        for name in ("body_a", "body_b"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or value < -1:
+                raise ValueError(f"{name} must be a body index or -1 (the world), got {value!r}")
+        if self.body_a == self.body_b:
+            raise ValueError(f"a loop constraint joins two different bodies, got body {self.body_a} twice")
+        for name, shape in (("point_a", (3,)), ("point_b", (3,)), ("rotation_ab", (3, 3))):
+            value = as_array(getattr(self, name), name)
+            if value.shape != shape:
+                raise ValueError(f"{name} must have shape {shape}, got {value.shape}")
+            object.__setattr__(self, name, value)
+        for name in ("linear_axes", "angular_axes"):
+            value = as_array(getattr(self, name), name)
+            if value.size % 3 or value.ndim > 2:
+                raise ValueError(f"{name} must have shape (k, 3), got {value.shape}")
+            value = value.reshape(-1, 3)
+            norms = np.linalg.norm(value, axis=1)
+            if np.any(norms < 1e-12):
+                raise ValueError(f"{name} must hold non-zero directions, got {value.tolist()}")
+            object.__setattr__(self, name, value / norms[:, None])
+        if self.m == 0:
+            raise ValueError("a loop constraint needs at least one linear or angular axis")
+
+    @property
+    def m(self):
+        return len(self.linear_axes) + len(self.angular_axes)
+
+
+def _check_constraints(model, constraints):
+    constraints = list(constraints)
+    if not constraints:
+        raise ValueError("constraints must be a non-empty list of LoopConstraint")
+    for c in constraints:
+        if not isinstance(c, LoopConstraint):
+            raise TypeError(f"constraints must be LoopConstraint objects, got {type(c).__name__}")
+        for body in (c.body_a, c.body_b):
+            if body >= model.n_bodies:
+                raise ValueError(f"constraint body {body} does not exist (the model has {model.n_bodies} bodies)")
+    return constraints
+
+
+def _side(model, kin, body, point):
+    """Position, velocity, acceleration of a constraint point and the body's rotation and rates."""
+    if body < 0:
+        zero = np.zeros(3)
+        return point, zero, zero, np.eye(3), zero, zero
+    x, xd, xdd = marker_motion(kin, body, point)
+    w = None if kin.v is None else kin.v[body, 3:]
+    alpha = None if kin.a is None else kin.a[body, 3:]
+    return x, xd, xdd, kin.R[body], w, alpha
+
+
+def constraint_residual(model, q, constraints):
+    """Constraint violation ``phi(q)``: point gaps along the linear axes, rotation errors about the angular ones.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    constraints : sequence of LoopConstraint
+
+    Returns
+    -------
+    ndarray, shape (m,)
+    """
+    constraints = _check_constraints(model, constraints)
+    kin = forward_kinematics(model, q)
+    rows = []
+    for c in constraints:
+        xa, _, _, Ra, _, _ = _side(model, kin, c.body_a, c.point_a)
+        xb, _, _, Rb, _, _ = _side(model, kin, c.body_b, c.point_b)
+        rows.append(c.linear_axes @ (xa - xb))
+        if len(c.angular_axes):
+            rows.append(c.angular_axes @ log_so3(Ra @ c.rotation_ab @ Rb.T))
+    return np.concatenate(rows)
+
+
+def constraint_jacobian(model, q, constraints):
+    """Constraint Jacobian ``A(q)`` with ``d phi/dt = A qd``.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    constraints : sequence of LoopConstraint
+
+    Returns
+    -------
+    ndarray, shape (m, nv)
+
+    References
+    ----------
+    Kim (2012) eq. 55.
+    """
+    constraints = _check_constraints(model, constraints)
+    kin = forward_kinematics(model, q)
+    rows = []
+    for c in constraints:
+        J = np.zeros((6, model.nv))
+        for body, point, sign in ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0)):
+            if body < 0:
+                continue
+            Jb = _world_jacobian(model, kin, body)
+            x = kin.p[body] + kin.R[body] @ point
+            J[:3] += sign * (Jb[:3] - skew(x) @ Jb[3:])  # velocity of the point
+            J[3:] += sign * Jb[3:]  # angular velocity
+        rows += [c.linear_axes @ J[:3], c.angular_axes @ J[3:]]
+    return np.concatenate(rows)
+
+
+def constraint_bias(model, q, qd, constraints):
+    """The velocity-product term ``dA/dt qd``, so that ``A qdd + dA/dt qd = d2 phi/dt2``.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,)
+    constraints : sequence of LoopConstraint
+
+    Returns
+    -------
+    ndarray, shape (m,)
+        The relative acceleration of the constraint points and frames when ``qdd = 0``.
+    """
+    constraints = _check_constraints(model, constraints)
+    qd = check_velocity(model, qd, "qd")
+    kin = forward_kinematics(model, q, qd, np.zeros(model.nv))
+    rows = []
+    for c in constraints:
+        _, _, xdd_a, _, _, alpha_a = _side(model, kin, c.body_a, c.point_a)
+        _, _, xdd_b, _, _, alpha_b = _side(model, kin, c.body_b, c.point_b)
+        rows += [c.linear_axes @ (xdd_a - xdd_b), c.angular_axes @ (alpha_a - alpha_b)]
+    return np.concatenate(rows)
+
+
+def project_configuration(model, q, constraints, fixed=(), tol=1e-12, max_iterations=50):
+    """The configuration nearest ``q`` (Gauss–Newton steps) that satisfies ``phi(q) = 0``.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    constraints : sequence of LoopConstraint
+    fixed : sequence of int
+        Velocity indices whose coordinates must not move (e.g. a mechanism's input angle).
+    tol : float
+        Required ``max |phi|`` relative to the size of the mechanism (1 if smaller).
+    max_iterations : int
+
+    Returns
+    -------
+    ndarray, shape (nq,)
+
+    Raises
+    ------
+    ValueError
+        If the constraints cannot be met from this start (the loop cannot close).
+    """
+    q = check_configuration(model, q).copy()
+    scale = max(1.0, float(np.abs(model.placements[:, :3, 3]).max()))
+    for _ in range(max_iterations):
+        phi = constraint_residual(model, q, constraints)
+        if np.abs(phi).max() <= tol * scale:
+            return q
+        A = constraint_jacobian(model, q, constraints)
+        A[:, list(fixed)] = 0.0
+        step = -np.linalg.lstsq(A, phi, rcond=None)[0]
+        q = integrate(model, q, step)
+    raise ValueError(
+        f"the constraints could not be satisfied from this configuration (max |phi| = {np.abs(phi).max():.3g} "
+        f"after {max_iterations} iterations): the loop may be unable to close"
+    )
+
+
+def project_velocity(model, q, qd, constraints):
+    """The velocity nearest ``qd`` in the kinetic-energy metric that satisfies ``A qd = 0``.
+
+    ``qd - H^-1 A^T (A H^-1 A^T)^+ A qd``: removes the constraint-violating part of the
+    motion while changing the kinetic energy as little as possible.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,)
+    constraints : sequence of LoopConstraint
+
+    Returns
+    -------
+    ndarray, shape (nv,)
+    """
+    qd = check_velocity(model, qd, "qd")
+    A = constraint_jacobian(model, q, constraints)
+    Hinv_AT = solve_spd(crba(model, q), A.T, "the mass matrix H")
+    return qd - Hinv_AT @ np.linalg.lstsq(A @ Hinv_AT, A @ qd, rcond=None)[0]
