@@ -36,7 +36,7 @@ unit: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -n 2
 
 notebooks: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -p no:doctest --nbval --nbval-current-env \
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg chapters exercises book
 
 test: lint unit notebooks book

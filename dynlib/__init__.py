@@ -91,8 +91,10 @@ from .rotations import (
 )
 from .screws import (
     Screw,
+    cylindroid,
     line_coordinates,
     line_through_points,
+    principal_screws,
     reciprocal_product,
     screw_of_twist,
     screw_of_wrench,

@@ -4,8 +4,12 @@ A twist about a screw through point ``r`` with unit direction ``e`` and pitch
 ``h`` is ``w [r x e + h e; e]``; a wrench along it is ``F [e; r x e + h e]``.
 Infinite pitch gives a pure translation ``[V e; 0]`` or a pure couple ``[0; N e]``.
 
+The screws ``cos(theta) a + sin(theta) b`` of two twists sweep a ruled surface,
+the cylindroid; :func:`cylindroid` gives their axes and :func:`principal_screws`
+the two of extreme pitch.
+
 Chapter: *Screws, twists and wrenches*; Alexiou (1999) "Screw Representations",
-"Twist as a Screw", "Wrench as a Screw".
+"Twist as a Screw", "Wrench as a Screw", "Screw Cylindroid".
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, exact, is_symbolic, sqrt, zeros
+from ._backend import as_array, cos, exact, is_symbolic, sin, sqrt, zeros
 from .rotations import unit_axis
 from .spatial import cross3
 
@@ -27,6 +31,8 @@ __all__ = [
     "reciprocal_product",
     "line_coordinates",
     "line_through_points",
+    "cylindroid",
+    "principal_screws",
 ]
 
 
@@ -262,3 +268,110 @@ def line_through_points(p1, p2):
     """
     p1, p2 = as_array(p1, "p1"), as_array(p2, "p2")
     return line_coordinates(p1, p2 - p1)
+
+
+def _two_twists(a, b):
+    a, b = as_array(a, "a"), as_array(b, "b")
+    if a.shape != (6,) or b.shape != (6,):
+        raise ValueError(f"a and b must have shape (6,), got {a.shape} and {b.shape}")
+    return a, b
+
+
+def cylindroid(a, b, theta):
+    """Screws of the pencil ``cos(theta) a + sin(theta) b`` of two twists (the cylindroid).
+
+    Their axes all cross the common normal of ``a`` and ``b`` at right angles and
+    sweep a ruled surface; see :func:`principal_screws` for its centre.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (6,)
+        Twists ``[v_O; w]`` (linear first), float or sympy.
+    theta : float, sympy expression or array_like, shape (n,)
+        Angles in the pencil.
+
+    Returns
+    -------
+    Screw
+        For a scalar ``theta`` the screw of ``cos(theta) a + sin(theta) b`` (as
+        :func:`screw_of_twist`); for ``n`` angles each field gains a leading axis:
+        point ``(n, 3)``, direction ``(n, 3)``, pitch ``(n,)``, magnitude ``(n,)``.
+
+    References
+    ----------
+    Chapter *Screws, twists and wrenches* (``eq-screws-cylindroid``); Alexiou (1999)
+    "Screw Cylindroid"; Hunt (1978), the cylindroid.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = twist_from_screw([0, 0, 0], [1, 0, 0], pitch=0.1)
+    >>> b = twist_from_screw([0, 0, 0], [0, 1, 0], pitch=0.5)
+    >>> s = cylindroid(a, b, [0.0, np.pi / 4])   # the second axis sits at z = (0.5 - 0.1) / 2
+    >>> bool(np.allclose(s.pitch, [0.1, 0.3]) and np.allclose(s.point[:, 2], [0, 0.2]))
+    True
+    """
+    a, b = _two_twists(a, b)
+    if np.ndim(theta) == 0:
+        return screw_of_twist(cos(theta) * a + sin(theta) * b)
+    screws = [screw_of_twist(cos(t) * a + sin(t) * b) for t in np.asarray(theta).ravel()]
+    return Screw(*(np.array(field) for field in zip(*screws)))
+
+
+def principal_screws(a, b):
+    """The two screws of extreme pitch in the pencil of twists ``a`` and ``b``.
+
+    The pitch of ``x1 a + x2 b`` is ``x·N x / x·D x`` with ``D_ij = w_i·w_j`` and
+    ``N_ij = (w_i·v_j + w_j·v_i) / 2``; its stationary values solve ``N x = h D x``.
+    The two principal axes meet at right angles at the centre of the cylindroid,
+    on the common normal of ``a`` and ``b``.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (6,)
+        Twists ``[v_O; w]`` whose angular parts are not parallel (float).
+
+    Returns
+    -------
+    pitches : ndarray, shape (2,)
+        Smallest and largest pitch of the pencil.
+    twists : ndarray, shape (2, 6)
+        The principal screws as twists with unit angular velocity, each signed so
+        that the largest component of its angular velocity is positive.
+
+    Raises
+    ------
+    ValueError
+        If the angular parts of ``a`` and ``b`` are parallel or zero (the pencil
+        then holds a pure translation and no pitch is extreme).
+
+    References
+    ----------
+    Chapter *Screws, twists and wrenches* (``eq-screws-cylindroid``); Ball (1900), the cylindroid;
+    Alexiou (1999) "Screw Cylindroid".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = twist_from_screw([0, 0, 0.3], [1, 1, 0], pitch=0.2)
+    >>> b = twist_from_screw([0, 0, 0.3], [1, -1, 0], pitch=-0.4)
+    >>> h, S = principal_screws(a + b, a - b)     # another basis of the same pencil
+    >>> bool(np.allclose(h, [-0.4, 0.2]))
+    True
+    """
+    from scipy.linalg import eigh
+
+    a, b = _two_twists(a, b)
+    A = np.stack([a, b])
+    if is_symbolic(A) or not np.all(np.isfinite(A)):
+        raise ValueError("a and b must be finite float twists")
+    w, v = A[:, 3:], A[:, :3]
+    D = w @ w.T
+    N = (w @ v.T + v @ w.T) / 2
+    if np.linalg.det(D) <= 1e-12 * np.trace(D) ** 2:
+        raise ValueError("the angular parts of a and b must not be parallel or zero")
+    pitches, x = eigh(N, D)
+    twists = x.T @ A
+    w = twists[:, 3:]
+    sign = np.sign(w[np.arange(2), np.argmax(np.abs(w), axis=1)])
+    return pitches, twists * (sign / np.linalg.norm(w, axis=1))[:, None]

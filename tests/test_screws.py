@@ -118,3 +118,116 @@ def test_zero_screws_are_rejected():
         dl.screw_of_wrench(np.zeros(6))
     with pytest.raises(ValueError, match="direction must be a finite non-zero"):
         dl.twist_from_screw([0, 0, 0], [0, 0, 0])
+
+
+def random_pencil(rng):
+    """Two random twists spanning a pencil."""
+    a, b = rng.normal(size=(2, 6))
+    return a, b
+
+
+def common_normal(a, b):
+    """Centre (where the principal axes cross) and unit direction of the cylindroid's normal."""
+    _, S = dl.principal_screws(a, b)
+    s1, s2 = dl.screw_of_twist(S[0]), dl.screw_of_twist(S[1])
+    t, *_ = np.linalg.lstsq(np.stack([s1.direction, -s2.direction], axis=1), s2.point - s1.point)
+    n = np.cross(s1.direction, s2.direction)
+    return s1, s2, s1.point + t[0] * s1.direction, n / np.linalg.norm(n)
+
+
+def offset_along_normal(screw, centre, n):
+    """Where an axis meets the normal line (signed distance from the centre) and how far it misses."""
+    d = screw.point - centre
+    z = d @ n
+    miss = np.linalg.norm(np.cross(d - z[..., None] * n, screw.direction), axis=-1)
+    return z, miss
+
+
+def test_principal_screws_meet_at_right_angles_on_the_common_normal(rng):
+    a, b = random_pencil(rng)
+    s1, s2, centre, n = common_normal(a, b)
+    assert np.isclose(s1.direction @ s2.direction, 0, atol=1e-10)
+    # the two principal axes intersect (coplanar and not parallel)
+    assert np.isclose((s2.point - s1.point) @ n, 0, atol=1e-10 * (1 + np.linalg.norm(s1.point)))
+    # a, b and every screw of the pencil cross the normal line at right angles
+    for x in (a, b, 0.3 * a - 2.0 * b):
+        s = dl.screw_of_twist(x)
+        assert np.isclose(s.direction @ n, 0, atol=1e-10)
+        assert np.isclose(offset_along_normal(s, centre, n)[1], 0, atol=1e-9)
+
+
+def test_principal_pitches_bound_every_pitch_of_the_pencil(rng):
+    a, b = random_pencil(rng)
+    h, S = dl.principal_screws(a, b)
+    theta = np.linspace(0, np.pi, 721)
+    pitches = dl.cylindroid(a, b, theta).pitch
+    assert np.all(pitches >= h[0] - 1e-12) and np.all(pitches <= h[1] + 1e-12)
+    assert np.isclose(pitches.min(), h[0], rtol=1e-4, atol=1e-5)
+    assert np.isclose(pitches.max(), h[1], rtol=1e-4, atol=1e-5)
+    assert_close([dl.screw_of_twist(x).pitch for x in S], h)
+
+
+def test_cylindroid_pitch_against_position_on_the_normal_is_a_circle(rng):
+    """(h - (h1 + h2)/2)**2 + z**2 = ((h2 - h1)/2)**2 along the common normal."""
+    a, b = random_pencil(rng)
+    h, _ = dl.principal_screws(a, b)
+    _, _, centre, n = common_normal(a, b)
+    screws = dl.cylindroid(a, b, np.linspace(0, np.pi, 50))
+    z, miss = offset_along_normal(screws, centre, n)
+    assert_close(miss, np.zeros(50), scale=1.0)
+    assert_close((screws.pitch - h.mean()) ** 2 + z**2, np.full(50, ((h[1] - h[0]) / 2) ** 2))
+    assert_close(screws.direction @ n, np.zeros(50), scale=1.0)
+
+
+def test_principal_screws_recover_a_known_cylindroid(rng):
+    h_a, h_b = 0.15, -0.35
+    R, p = dl.random_rotation(rng), rng.normal(size=3)
+    X = dl.motion_transform(R, p)
+    a = X @ dl.twist_from_screw([0, 0, 0], [1, 0, 0], h_a)
+    b = X @ dl.twist_from_screw([0, 0, 0], [0, 1, 0], h_b)
+    pitches, S = dl.principal_screws(2 * a + b, a - 3 * b)
+    assert_close(pitches, [h_b, h_a])
+    assert_close(abs(S[1] @ np.concatenate([np.zeros(3), R[:, 0]])), 1.0)
+    for twist in S:  # both principal axes pass through the moved origin p
+        axis = dl.screw_of_twist(twist)
+        assert_close(np.cross(p - axis.point, axis.direction), np.zeros(3), scale=np.linalg.norm(p))
+
+
+def test_cylindroid_matches_the_classical_formula_exactly():
+    """Principal screws along x and y: h = h_a cos^2 + h_b sin^2, z = (h_b - h_a) sin cos."""
+    h_a, h_b, theta = sympy.symbols("h_a h_b theta", real=True)
+    a = dl.twist_from_screw([0, 0, 0], [1, 0, 0], h_a)
+    b = dl.twist_from_screw([0, 0, 0], [0, 1, 0], h_b)
+    s = dl.cylindroid(a, b, theta)
+    c, si = sympy.cos(theta), sympy.sin(theta)
+    assert_exact(sympy.trigsimp(s.pitch), h_a * c**2 + h_b * si**2)
+    point = np.array([sympy.trigsimp(x) for x in s.point], dtype=object)
+    assert_exact(point, np.array([0, 0, (h_b - h_a) * si * c], dtype=object))
+
+
+def test_cylindroid_of_one_angle_is_the_screw_of_the_combination(rng):
+    a, b = random_pencil(rng)
+    s = dl.cylindroid(a, b, 0.7)
+    t = dl.screw_of_twist(np.cos(0.7) * a + np.sin(0.7) * b)
+    assert_close(s.point, t.point)
+    assert np.isclose(s.pitch, t.pitch, rtol=1e-12)
+    batch = dl.cylindroid(a, b, [0.7])
+    assert batch.point.shape == (1, 3) and batch.pitch.shape == (1,)
+
+
+def test_principal_screws_reject_parallel_axes():
+    a = dl.twist_from_screw([0, 0, 0], [0, 0, 1], 0.2)
+    b = dl.twist_from_screw([1, 0, 0], [0, 0, 2], 0.0)
+    with pytest.raises(ValueError, match="must not be parallel"):
+        dl.principal_screws(a, b)
+    with pytest.raises(ValueError, match=r"shape \(6,\)"):
+        dl.cylindroid(a[:3], b, 0.1)
+
+
+def test_principal_screws_have_unit_angular_velocity_with_a_fixed_sign(rng):
+    a, b = random_pencil(rng)
+    _, S = dl.principal_screws(a, b)
+    _, S_flipped = dl.principal_screws(-a, 2 * b)  # same pencil, another basis
+    assert_close(np.linalg.norm(S[:, 3:], axis=1), [1, 1])
+    assert np.all(S[np.arange(2), 3 + np.argmax(np.abs(S[:, 3:]), axis=1)] > 0)
+    assert_close(S_flipped, S)
