@@ -7,11 +7,8 @@ so that ``parent[i] < i``.  See the book's notation page.
 
 from .articulated import ArticulatedBodies, aba, articulated_bodies, hybrid_dynamics
 from .builders import (
-    Mechanism,
     alexiou_two_link,
     double_pendulum,
-    four_bar,
-    piston_crank,
     planar_chain,
     planar_link_inertia,
     random_tree,
@@ -27,6 +24,14 @@ from .constraints import (
     project_configuration,
     project_velocity,
 )
+from .conventions import (
+    angular_first_permutation,
+    from_angular_first,
+    from_planar,
+    planar_components,
+    planar_matrix,
+    to_angular_first,
+)
 from .energy import (
     gravity_acceleration,
     system_centre_of_mass,
@@ -37,6 +42,15 @@ from .energy import (
     world_inertias,
 )
 from .impulse import ImpulseResponse, contact_impulse, contact_line, impulse_propagation
+from .inertia import (
+    check_rotational_inertia,
+    inertia_parameters,
+    kinetic_energy,
+    momentum,
+    random_inertia,
+    spatial_inertia,
+    transform_inertia,
+)
 from .inverse_dynamics import bias_forces, check_external_forces, rnea
 from .joints import JOINT_KINDS, Joint, fixed, free, helical, prismatic, revolute, spherical, translational
 from .kinematics import (
@@ -64,6 +78,7 @@ from .liegroup import (
     vee,
 )
 from .mass_matrix import crba, forward_dynamics_crba
+from .mechanisms import Mechanism, four_bar, piston_crank
 from .mobility import Mobility, articulated_mobility, split_chain_dynamics
 from .model import (
     Model,
@@ -110,28 +125,15 @@ from .simulation import (
     step_semi_implicit_euler,
 )
 from .spatial import (
-    angular_first_permutation,
-    check_rotational_inertia,
     crf,
     crm,
     cross3,
     cross_force,
     cross_motion,
     force_transform,
-    from_angular_first,
-    from_planar,
-    inertia_parameters,
     inverse_transform,
-    kinetic_energy,
-    momentum,
     motion_transform,
-    planar_components,
-    planar_matrix,
-    random_inertia,
     skew,
-    spatial_inertia,
-    to_angular_first,
-    transform_inertia,
     unskew,
 )
 

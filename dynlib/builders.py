@@ -5,17 +5,14 @@ Chapter: *Rigid-body motion and joints*; Alexiou (2023) §1 and §3.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ._backend import as_array, is_symbolic
-from .constraints import PLANAR_POINT_AXES, LoopConstraint, project_configuration
+from .inertia import random_inertia, spatial_inertia
 from .joints import JOINT_KINDS, Joint
 from .liegroup import homogeneous
 from .model import DEFAULT_GRAVITY, Model
 from .rotations import random_rotation
-from .spatial import random_inertia, spatial_inertia
 
 __all__ = [
     "serial_chain",
@@ -24,9 +21,6 @@ __all__ = [
     "double_pendulum",
     "alexiou_two_link",
     "random_tree",
-    "Mechanism",
-    "four_bar",
-    "piston_crank",
 ]
 
 
@@ -237,104 +231,3 @@ def _depth_first_order(parent):
         order.append(i)
         stack.extend(children[i][::-1])
     return order
-
-
-class Mechanism(NamedTuple):
-    """A closed mechanism: its open tree, the constraints that close it and an assembled configuration.
-
-    Attributes
-    ----------
-    model : Model
-    constraints : list of LoopConstraint
-    q0 : ndarray, shape (nq,)
-        A configuration satisfying the constraints.
-    """
-
-    model: Model
-    constraints: list
-    q0: np.ndarray
-
-
-def _rod(mass, length):
-    return spatial_inertia(mass, [length / 2, 0, 0], planar_link_inertia(mass * length**2 / 12))
-
-
-def four_bar(lengths=(2.0, 0.8, 2.2, 1.6), masses=(1.0, 1.5, 1.2), crank_angle=np.pi / 3, gravity=DEFAULT_GRAVITY):
-    """A planar four-bar linkage: crank and coupler in a chain, rocker hung from the ground.
-
-    Body 0 (crank) turns about the origin, body 1 (coupler) about the crank's tip, body 2
-    (rocker) about the ground pivot ``(ground, 0, 0)``.  One loop constraint pins the
-    coupler's tip to the rocker's tip in the plane: three joints, two constraints, one
-    degree of freedom.
-
-    Parameters
-    ----------
-    lengths : (ground, crank, coupler, rocker)
-    masses : (crank, coupler, rocker)
-        Uniform links.
-    crank_angle : float
-        The crank angle of the assembled configuration ``q0``.
-    gravity : array_like, shape (3,)
-
-    Returns
-    -------
-    Mechanism
-
-    References
-    ----------
-    Kim (2012) §3 (closed loops cut open and closed by constraints).
-    """
-    ground, crank, coupler, rocker = lengths
-    offset = homogeneous(np.eye(3), [crank, 0.0, 0.0])
-    model = Model(
-        (-1, 0, -1),
-        (Joint("revolute", [0, 0, 1]),) * 3,
-        np.array([np.eye(4), offset, homogeneous(np.eye(3), [ground, 0.0, 0.0])]),
-        np.array([_rod(masses[0], crank), _rod(masses[1], coupler), _rod(masses[2], rocker)]),
-        gravity,
-        ("crank", "coupler", "rocker"),
-    )
-    pin = LoopConstraint(1, 2, point_a=[coupler, 0, 0], point_b=[rocker, 0, 0], linear_axes=PLANAR_POINT_AXES)
-    guess = np.array([crank_angle, -crank_angle / 2, np.pi / 2 + crank_angle / 4])
-    q0 = project_configuration(model, guess, [pin], fixed=[0])
-    return Mechanism(model, [pin], q0)
-
-
-def piston_crank(crank=0.5, rod=1.5, masses=(1.0, 0.8, 0.6), crank_angle=np.pi / 4, gravity=DEFAULT_GRAVITY):
-    """A planar piston-crank (slider-crank): crank, connecting rod and a piston sliding along x.
-
-    Body 0 (crank) turns about the origin, body 1 (rod) about the crank pin, body 2
-    (piston) slides along the world x axis.  One loop constraint pins the rod's far end to
-    the piston in the plane: three joints, two constraints, one degree of freedom.
-
-    Parameters
-    ----------
-    crank, rod : float
-        Lengths.
-    masses : (crank, rod, piston)
-    crank_angle : float
-        The crank angle of the assembled configuration ``q0``.
-    gravity : array_like, shape (3,)
-
-    Returns
-    -------
-    Mechanism
-
-    References
-    ----------
-    Alexiou (1999) "Planar Constrained Example" (piston-crank with contact forces).
-    """
-    piston_inertia = spatial_inertia(masses[2], [0, 0, 0], planar_link_inertia(masses[2] * 0.01))
-    model = Model(
-        (-1, 0, -1),
-        (Joint("revolute", [0, 0, 1]), Joint("revolute", [0, 0, 1]), Joint("prismatic", [1, 0, 0])),
-        np.array([np.eye(4), homogeneous(np.eye(3), [crank, 0.0, 0.0]), np.eye(4)]),
-        np.array([_rod(masses[0], crank), _rod(masses[1], rod), piston_inertia]),
-        gravity,
-        ("crank", "rod", "piston"),
-    )
-    pin = LoopConstraint(1, 2, point_a=[rod, 0, 0], point_b=[0, 0, 0], linear_axes=PLANAR_POINT_AXES)
-    x = crank * np.cos(crank_angle) + np.sqrt(rod**2 - (crank * np.sin(crank_angle)) ** 2)
-    guess = np.array([crank_angle, -crank_angle - np.arcsin(crank * np.sin(crank_angle) / rod), x])
-    q0 = project_configuration(model, guess, [pin], fixed=[0])
-    return Mechanism(model, [pin], q0)

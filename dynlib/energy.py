@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .inertia import transform_inertia
 from .kinematics import centres_of_mass, forward_kinematics
-from .spatial import motion_transform, transform_inertia
+from .spatial import motion_transform
 
 __all__ = [
     "world_inertias",

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._backend import as_array, check_finite, exact, is_symbolic
+from .inertia import check_rotational_inertia, inertia_parameters
 from .joints import Joint
-from .spatial import check_rotational_inertia, inertia_parameters
 
 __all__ = [
     "Model",

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 import dynlib as dl
-from dynlib.builders import four_bar, piston_crank
 from dynlib.constrained_dynamics import constrained_forward_dynamics, constrained_inverse_dynamics
 from dynlib.constraints import (
     PLANAR_POINT_AXES,
@@ -15,6 +14,7 @@ from dynlib.constraints import (
     project_configuration,
     project_velocity,
 )
+from dynlib.mechanisms import four_bar, piston_crank
 
 from conftest import assert_close
 
