@@ -4,7 +4,7 @@ Kim (2012) writes twists angular first, ``V = (w, v)``.  Here every 6-vector
 is **linear first**, ``V = [v; w]``, like the rest of dynlib; Kim's matrices
 are ``P @ M @ P`` with ``P = angular_first_permutation()``.  With this
 ordering the adjoint ``Ad_T`` *is* the Plücker motion transform of
-:func:`dynlib.spatial.motion_transform`, ``ad_V`` *is* ``crm(V)`` and
+:func:`dynlib.motion_transform`, ``ad_V`` *is* ``crm(V)`` and
 ``ad*_V = ad_V.T = -crf(V)`` (tests check each identity from the definitions).
 
 Chapter: *Rigid-body motion and joints*; Kim (2012) §1, eqs. 3-8, 26-29.

@@ -12,7 +12,7 @@ import numpy as np
 
 from .kinematics import centres_of_mass, forward_kinematics
 
-__all__ = ["set_axes_equal", "draw_frame", "joint_positions", "draw_tree", "draw_screw_axis"]
+__all__ = ["set_axes_equal", "draw_frame", "joint_positions", "draw_tree", "draw_screw_axis", "draw_vectors"]
 
 AXIS_COLOURS = ("tab:red", "tab:green", "tab:blue")
 
@@ -148,3 +148,65 @@ def draw_screw_axis(ax, screw, half_length=1.5, colour="tab:purple", label=None)
     point, direction = np.asarray(screw.point, float), np.asarray(screw.direction, float)
     ends = np.array([point - half_length * direction, point + half_length * direction])
     return ax.plot(*ends.T, color=colour, lw=2, ls="-.", label=label)
+
+
+def draw_vectors(ax, points, vectors, scale=1.0, colour="tab:blue", label=None, **kwargs):
+    """Draw arrows ``vectors`` with their tails at ``points`` (velocities, accelerations, axes).
+
+    Arrows are drawn in data units, so an arrow's length on the plot is ``scale`` times the
+    vector's length: velocities and accelerations of several points can be compared by eye.
+    On 2-D axes only the x and y components are used (the xy projection, as in
+    :func:`draw_tree`).
+
+    Parameters
+    ----------
+    ax : Axes or Axes3D
+    points : array_like, shape (3,) or (n, 3)
+        Tails of the arrows, world coordinates.
+    vectors : array_like, shape (3,) or (n, 3)
+        The vectors drawn (same shape as ``points``).
+    scale : float
+        Plot length per unit of vector length (e.g. seconds for a velocity drawn as a
+        displacement).
+    colour : matplotlib colour
+    label : str, optional
+        Legend entry.
+    **kwargs
+        Passed to ``ax.quiver``.
+
+    Returns
+    -------
+    matplotlib.quiver.Quiver or mpl_toolkits.mplot3d.art3d.Line3DCollection
+        What ``ax.quiver`` drew.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> arrows = draw_vectors(ax, [[0, 0, 0], [1, 0, 0]], [[0, 1, 0], [0, 2, 0]], scale=0.5)
+    >>> bool(np.allclose(arrows.V, [0.5, 1.0]))
+    True
+    >>> plt.close(fig)
+    """
+    points = np.atleast_2d(np.asarray(points, float))
+    vectors = np.atleast_2d(np.asarray(vectors, float))
+    if points.shape != vectors.shape or points.shape[-1] != 3:
+        raise ValueError(
+            f"points and vectors must both have shape (3,) or (n, 3), got {points.shape} and {vectors.shape}"
+        )
+    if not np.isfinite(scale) or scale <= 0:
+        raise ValueError(f"scale must be a positive finite number, got {scale}")
+    tips = points + scale * vectors
+    if hasattr(ax, "get_zlim3d"):
+        kwargs.setdefault("arrow_length_ratio", 0.15)
+        arrows = ax.quiver(*points.T, *vectors.T, length=scale, normalize=False, color=colour, label=label, **kwargs)
+        ax.auto_scale_xyz(*np.concatenate([points, tips]).T, had_data=True)  # quiver scales to the tails only
+        return arrows
+    kwargs.setdefault("width", 0.005)
+    arrows = ax.quiver(
+        points[:, 0], points[:, 1], scale * vectors[:, 0], scale * vectors[:, 1],
+        angles="xy", scale_units="xy", scale=1, color=colour, label=label, **kwargs,
+    )
+    ax.update_datalim(np.concatenate([points, tips])[:, :2])
+    ax.autoscale_view()
+    return arrows

@@ -5,7 +5,7 @@ A twist about a screw through point ``r`` with unit direction ``e`` and pitch
 Infinite pitch gives a pure translation ``[V e; 0]`` or a pure couple ``[0; N e]``.
 
 The screws ``cos(theta) a + sin(theta) b`` of two twists sweep a ruled surface,
-the cylindroid; :func:`cylindroid` gives their axes and :func:`principal_screws`
+the cylindroid; :func:`dynlib.cylindroid` gives their axes and :func:`dynlib.principal_screws`
 the two of extreme pitch.
 
 Chapter: *Screws, twists and wrenches*; Alexiou (1999) "Screw Representations",

@@ -2,6 +2,7 @@
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pytest
 
 import dynlib as dl
 import dynlib.plotting as dp
@@ -39,4 +40,34 @@ def test_draw_screw_axis_passes_through_the_axis_point():
     screw = dl.screw_of_twist(dl.twist_from_screw([1.0, 2.0, 0.0], [0, 0, 1], pitch=0.1))
     (line,) = dp.draw_screw_axis(ax, screw, half_length=1.0)
     assert_close(np.asarray(line.get_data_3d()).T.mean(axis=0), [1.0, 2.0, 0.0])
+    plt.close(fig)
+
+
+def test_draw_vectors_draws_scaled_arrows_in_data_units():
+    points = np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 0.5]])
+    vectors = np.array([[1.0, 0.0, 3.0], [0.0, -2.0, 1.0]])
+    fig, ax = plt.subplots()
+    arrows = dp.draw_vectors(ax, points, vectors, scale=0.25)
+    assert_close(arrows.get_offsets(), points[:, :2])  # tails at the points (xy projection)
+    assert_close(np.column_stack([arrows.U, arrows.V]), 0.25 * vectors[:, :2])
+    assert (arrows.angles, arrows.scale_units, arrows.scale) == ("xy", "xy", 1)  # lengths in data units
+    tips = points + 0.25 * vectors
+    for k, lim in enumerate((ax.get_xlim(), ax.get_ylim())):
+        assert lim[0] <= tips[:, k].min() and tips[:, k].max() <= lim[1]  # the axes take in every tip
+    plt.close(fig)
+    fig = plt.figure()
+    ax = fig.add_subplot(projection="3d")
+    dp.draw_vectors(ax, points, vectors, scale=2.0)
+    tips = points + 2.0 * vectors
+    for k, lim in enumerate((ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d())):
+        assert lim[0] <= tips[:, k].min() and tips[:, k].max() <= lim[1]  # the axes take in every tip
+    plt.close(fig)
+
+
+def test_draw_vectors_rejects_mismatched_input():
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match=r"points and vectors must both have shape"):
+        dp.draw_vectors(ax, [[0, 0, 0]], [[1, 0]])
+    with pytest.raises(ValueError, match="scale must be a positive finite number"):
+        dp.draw_vectors(ax, [0, 0, 0], [1, 0, 0], scale=0.0)
     plt.close(fig)
