@@ -6,11 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book test unit notebooks lint clean help
+.PHONY: book test unit notebooks lint bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
 	@echo "make test   run every check (lint, unit tests and docstring examples, notebooks, book build)"
+	@echo "make bench  time dynlib against Pinocchio (ratios; not part of make test)"
 	@echo "make clean  remove the build and the virtual environment"
 
 $(VENV)/.installed: requirements.txt pyproject.toml
@@ -30,7 +31,7 @@ book: $(VENV)/.installed
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html in a browser."
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check dynlib tests
+	$(BIN)/ruff check dynlib tests tools benchmarks
 
 unit: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -n 2
@@ -40,6 +41,9 @@ notebooks: $(VENV)/.installed-test
 		--nbval-sanitize-with tests/nbval_sanitize.cfg chapters exercises book
 
 test: lint unit notebooks book
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/run.py
 
 clean:
 	rm -rf _build $(VENV)

@@ -32,6 +32,17 @@ from .conventions import (
     planar_matrix,
     to_angular_first,
 )
+from .decompositions import (
+    Decomposition,
+    basic_decomposition,
+    dual_decomposition,
+    force_components,
+    motion_components,
+    projected_acceleration,
+    projected_force,
+    reaction_subspace,
+    subspace_decomposition,
+)
 from .energy import (
     gravity_acceleration,
     system_centre_of_mass,
@@ -89,6 +100,19 @@ from .model import (
     neutral_configuration,
     random_configuration,
     random_velocity,
+)
+from .projective import (
+    cartesian_point,
+    homogeneous_line,
+    homogeneous_point,
+    incidence,
+    inertia_point_line_map,
+    line_of_wrench,
+    line_point_direction,
+    percussion_axis,
+    point_of_twist,
+    twist_of_point,
+    wrench_of_line,
 )
 from .rotations import (
     check_unit_quaternion,

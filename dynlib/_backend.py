@@ -59,6 +59,40 @@ def check_exact_shape(a, shape, name):
         raise ValueError(f"{name} must have shape {tuple(shape)}, got {a.shape}")
 
 
+def as_vector(x, n, name):
+    """``x`` as an array of shape (..., n), or a ValueError naming ``name``."""
+    x = as_array(x, name)
+    check_shape(x, (n,), name)
+    return x
+
+
+def magnitude(x):
+    """Size of the entries of a numeric array, for relative tolerances (never zero)."""
+    return max(float(np.abs(x).max(initial=0.0)), np.finfo(float).tiny)
+
+
+def is_exactly_zero(x):
+    """Entrywise: is a symbolic ``x`` exactly zero after simplification (floats such as 0.0 count)?"""
+    sp = _sympy()
+    zero = np.vectorize(lambda e: sp.simplify(sp.sympify(e)).is_zero is True, otypes=[bool])
+    return zero(np.asarray(x, dtype=object))
+
+
+def check_spd_matrix(I, n, name="I"):
+    """Raise ValueError unless ``I`` is an n×n symmetric positive definite matrix (exactly symmetric if symbolic)."""
+    if I.shape != (n, n):
+        raise ValueError(f"{name} must have shape ({n}, {n}), got {I.shape}")
+    if is_symbolic(I):
+        if not np.all(is_exactly_zero(I - I.T)):
+            raise ValueError(f"{name} must be symmetric")
+        return
+    if not np.allclose(I, I.T, rtol=0, atol=1e-12 * magnitude(I)):
+        raise ValueError(f"{name} must be symmetric")
+    eig = np.linalg.eigvalsh(I)
+    if eig[0] <= 1e-12 * magnitude(I):
+        raise ValueError(f"{name} must be positive definite; its eigenvalues are {eig.tolist()}")
+
+
 def check_finite(a, name):
     """Raise ValueError if a numeric array holds NaN or infinity."""
     if a.dtype != object and not np.all(np.isfinite(a)):
@@ -167,11 +201,13 @@ def solve_spd(A, b, what="matrix"):
     from scipy.linalg import cho_factor, cho_solve
 
     try:
-        factor = cho_factor(A)
+        if A.shape[0] <= 6:  # a joint's D: numpy's small-matrix routines beat scipy's wrappers
+            np.linalg.cholesky(A)  # raises unless positive definite
+            return np.linalg.solve(A, b)
+        return cho_solve(cho_factor(A), b)
     except np.linalg.LinAlgError:
         eig = np.linalg.eigvalsh((A + A.T) / 2) if np.all(np.isfinite(A)) else "not finite"
         raise ValueError(f"{what} is not positive definite (eigenvalues {eig})") from None
-    return cho_solve(factor, b)
 
 
 def to_sympy(a):

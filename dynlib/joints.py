@@ -28,6 +28,7 @@ JT = 1..4, eqs. 2a-2c, 3, 5-7; Kim (2012) §2.1 (multi-dof joint Jacobians).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,6 +45,7 @@ from .rotations import (
     rotation_from_quaternion,
     unit_axis,
 )
+from .spatial import skew
 
 __all__ = [
     "Joint",
@@ -115,6 +117,9 @@ class Joint:
         S = self._subspace()
         S.flags.writeable = False
         object.__setattr__(self, "S", S)
+        if self.kind in ("revolute", "helical") and not is_symbolic(self.axis):
+            # Rodrigues' formula R = cos(q) 1 + sin(q) [a]x + (1 - cos(q)) a a^T, its constant parts cached
+            object.__setattr__(self, "_rodrigues", (np.outer(self.axis, self.axis), skew(self.axis)))
 
     @property
     def nq(self):
@@ -189,12 +194,16 @@ class Joint:
         k = self.kind
         symbolic = is_symbolic(qj, self.axis, self.pitch)
         eye, origin = np.eye(3, dtype=object if symbolic else float), zeros(3, symbolic)
-        if k == "revolute":
-            return rotation_about_axis(self.axis, qj[0]), origin
+        if k in ("revolute", "helical"):
+            if symbolic:
+                R = rotation_about_axis(self.axis, qj[0])
+            else:
+                outer, cross = self._rodrigues
+                c, s = math.cos(qj[0]), math.sin(qj[0])
+                R = c * eye + s * cross + (1 - c) * outer
+            return R, (origin if k == "revolute" else self.axis * (self.pitch * qj[0]))
         if k == "prismatic":
             return eye, self.axis * qj[0]
-        if k == "helical":
-            return rotation_about_axis(self.axis, qj[0]), self.axis * (self.pitch * qj[0])
         if k == "spherical":
             return rotation_from_quaternion(qj), origin
         if k == "translational":

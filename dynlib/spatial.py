@@ -48,6 +48,9 @@ def skew(w):
     """
     w = as_array(w, "w")
     check_shape(w, (3,), "w")
+    if w.shape == (3,) and w.dtype == float:  # one float vector: build it directly
+        x, y, z = w.tolist()
+        return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
     x, y, z = w[..., 0], w[..., 1], w[..., 2]
     S = zeros(w.shape + (3,), is_symbolic(w))
     S[..., 0, 1], S[..., 0, 2] = -z, y
@@ -87,6 +90,9 @@ def cross3(a, b):
     ndarray, shape (..., 3)
     """
     a, b = as_array(a, "a"), as_array(b, "b")
+    if a.shape == b.shape == (3,) and a.dtype == b.dtype == float:  # one pair of floats: plain arithmetic
+        (ax, ay, az), (bx, by, bz) = a.tolist(), b.tolist()
+        return np.array([ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx])
     return np.stack(
         [
             a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
@@ -161,6 +167,16 @@ def cross_motion(v, m):
     ndarray, shape (..., 6)
     """
     v, m = as_array(v, "v"), as_array(m, "m")
+    if v.shape == m.shape == (6,) and v.dtype == m.dtype == float:  # one pair of floats: plain arithmetic
+        (vx, vy, vz, wx, wy, wz), (lx, ly, lz, ax, ay, az) = v.tolist(), m.tolist()
+        return np.array([
+            wy * lz - wz * ly + vy * az - vz * ay,
+            wz * lx - wx * lz + vz * ax - vx * az,
+            wx * ly - wy * lx + vx * ay - vy * ax,
+            wy * az - wz * ay,
+            wz * ax - wx * az,
+            wx * ay - wy * ax,
+        ])
     w, vo = v[..., 3:], v[..., :3]
     return np.concatenate(
         [cross3(w, m[..., :3]) + cross3(vo, m[..., 3:]), cross3(w, m[..., 3:])], axis=-1
@@ -179,6 +195,16 @@ def cross_force(v, f):
     ndarray, shape (..., 6)
     """
     v, f = as_array(v, "v"), as_array(f, "f")
+    if v.shape == f.shape == (6,) and v.dtype == f.dtype == float:  # one pair of floats: plain arithmetic
+        (vx, vy, vz, wx, wy, wz), (fx, fy, fz, nx, ny, nz) = v.tolist(), f.tolist()
+        return np.array([
+            wy * fz - wz * fy,
+            wz * fx - wx * fz,
+            wx * fy - wy * fx,
+            vy * fz - vz * fy + wy * nz - wz * ny,
+            vz * fx - vx * fz + wz * nx - wx * nz,
+            vx * fy - vy * fx + wx * ny - wy * nx,
+        ])
     w, vo = v[..., 3:], v[..., :3]
     return np.concatenate(
         [cross3(w, f[..., :3]), cross3(vo, f[..., :3]) + cross3(w, f[..., 3:])], axis=-1

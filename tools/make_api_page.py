@@ -1,0 +1,69 @@
+"""Write book/api.md: every public name of dynlib, grouped by module, documented under ``dynlib.<name>``.
+
+Run after adding or removing a public function: ``.venv/bin/python tools/make_api_page.py``
+(tests/test_docs.py fails while the page is out of date).
+"""
+
+import importlib
+import pathlib
+
+import dynlib
+
+SECTIONS = [
+    ("spatial", "Spatial vectors and Plücker transforms"),
+    ("conventions", "Orders and planar components"),
+    ("inertia", "Spatial inertia"),
+    ("rotations", "Rotations and quaternions"),
+    ("liegroup", "The Lie group SE(3)"),
+    ("screws", "Screws"),
+    ("projective", "Planar points, lines and percussion"),
+    ("decompositions", "Subspace decompositions of a joint"),
+    ("joints", "Joints"),
+    ("model", "The model"),
+    ("builders", "Model builders"),
+    ("mechanisms", "Closed mechanisms"),
+    ("kinematics", "Kinematics"),
+    ("energy", "Energy and momentum"),
+    ("inverse_dynamics", "Inverse dynamics"),
+    ("mass_matrix", "Mass matrix"),
+    ("articulated", "Articulated-body and hybrid dynamics"),
+    ("mobility", "Articulated mobility and chain splitting"),
+    ("impulse", "Impulses"),
+    ("constraints", "Loop constraints"),
+    ("constrained_dynamics", "Constrained dynamics"),
+    ("simulation", "Simulation"),
+    ("plotting", "Drawing (``dynlib.plotting``)"),
+]
+
+INTRO = """# API reference
+
+Every public function and class of `dynlib`, generated from the docstrings that the tests
+run. Each entry gives shapes, the equation it implements and the source-note equations it
+follows; the [notation page](notation.md) fixes the conventions. With `import dynlib as dl`
+everything below is `dl.<name>`, except the drawing helpers of `dynlib.plotting`.
+"""
+
+
+def page():
+    parts = [INTRO]
+    for module_name, title in SECTIONS:
+        module = importlib.import_module(f"dynlib.{module_name}")
+        namespace = "dynlib.plotting" if module_name == "plotting" else "dynlib"
+        parts.append(f"\n## {title}\n\n```{{eval-rst}}\n.. automodule:: dynlib.{module_name}\n   :no-members:\n\n"
+                     f".. currentmodule:: {namespace}\n")
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if not callable(obj):
+                continue
+            if isinstance(obj, type):
+                parts.append(f"\n.. autoclass:: {name}\n   :members:\n")
+            else:
+                parts.append(f"\n.. autofunction:: {name}\n")
+        parts.append("```\n")
+    return "".join(parts)
+
+
+if __name__ == "__main__":
+    path = pathlib.Path(__file__).resolve().parents[1] / "book" / "api.md"
+    path.write_text(page())
+    print(f"wrote {path}")
