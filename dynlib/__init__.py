@@ -90,7 +90,7 @@ from .liegroup import (
 )
 from .mass_matrix import crba, forward_dynamics_crba
 from .mechanisms import Mechanism, four_bar, piston_crank
-from .mobility import Mobility, articulated_mobility, split_chain_dynamics
+from .mobility import Mobility, MobilityStep, articulated_mobility, mobility_steps, split_chain_dynamics
 from .model import (
     Model,
     check_configuration,

@@ -15,11 +15,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, eye, is_symbolic, solve, solve_spd, zeros
+from ._backend import as_array, eye, is_symbolic, solve_spd, zeros
 from .articulated import _prepare
 from .kinematics import body_jacobian, forward_kinematics
 from .mass_matrix import crba
-from .mobility import _require_chain
+from .mobility import _require_chain, mobility_steps
 
 __all__ = ["ImpulseResponse", "impulse_propagation", "contact_impulse", "contact_line"]
 
@@ -158,13 +158,8 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     inertia = [I[i] if i < k else IA[i] for i in range(nb)]
     # 1. articulated mobility out to the contact body (eqs. 15-18)
     Lambda_inv = zeros((nb, 6, 6), symbolic)
-    Lambda_prev = zeros((6, 6), symbolic)
-    for i in range(k + 1):
-        s = kin.s[i]
-        sDs = s @ solve_spd(s.T @ inertia[i] @ s, s.T, f"D = s^T I s of body {i}")
-        Psi = (one - sDs @ inertia[i]) @ Lambda_prev
-        Lambda_inv[i] = solve(one + Psi @ inertia[i], sDs + Psi, "1 + Psi I")
-        Lambda_prev = Lambda_inv[i]
+    for i, step in enumerate(mobility_steps(kin.s[: k + 1], inertia[: k + 1], symbolic)):
+        Lambda_inv[i] = step.Lambda_inv
     # 2. impulse magnitude from the law of contact (eqs. 20-22)
     J, v_impact = _impact_magnitude(n, Lambda_inv[k], kin.v[k], epsilon, k)
     # 3. propagation matrices and joint reaction impulses, back to the base (eqs. 24-26)

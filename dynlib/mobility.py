@@ -25,7 +25,7 @@ from .articulated import _prepare, articulated_bodies
 from .energy import gravity_acceleration
 from .spatial import cross_force, cross_motion
 
-__all__ = ["Mobility", "articulated_mobility", "split_chain_dynamics"]
+__all__ = ["Mobility", "articulated_mobility", "MobilityStep", "mobility_steps", "split_chain_dynamics"]
 
 
 class Mobility(NamedTuple):
@@ -116,27 +116,73 @@ def articulated_mobility(model, q, qd=None, tau=None, f_ext=None):
     tau = np.zeros(model.nv) if tau is None else tau
     model, kin, I, f_ext, (qd, tau), symbolic = _prepare(model, q, f_ext, (qd, "qd"), (tau, "tau"))
     n = model.n_bodies
-    one = eye(6, symbolic)
     Lambda_inv, Psi = zeros((n, 6, 6), symbolic), zeros((n, 6, 6), symbolic)
     b = zeros((n, 6), symbolic) if dynamic else None
-    Lambda_prev, b_prev = zeros((6, 6), symbolic), -gravity_acceleration(model)
-    for i in range(n):
-        s, vs = kin.s[i], model.v_slices[i]
-        D = s.T @ I[i] @ s
-        Dinv_sT = solve_spd(D, s.T, f"D = s^T I s of body {i} (it has no inertia along its joint)")
-        sDs = s @ Dinv_sT  # s D^-1 s^T
-        reaction = one - sDs @ I[i]  # 1 - s D^-1 s^T I: the part of a motion the joint cannot take
-        Psi[i] = reaction @ Lambda_prev
-        M = one + Psi[i] @ I[i]
-        Lambda_inv[i] = solve(M, sDs + Psi[i], "1 + Psi I")
+    b_prev = -gravity_acceleration(model)
+    for i, step in enumerate(mobility_steps(kin.s, I, symbolic)):
+        Lambda_inv[i], Psi[i] = step.Lambda_inv, step.Psi
         if dynamic:
-            v = kin.v[i]
+            s, v, vs = kin.s[i], kin.v[i], model.v_slices[i]
             c = cross_motion(v, s @ qd[vs])
             p = cross_force(v, I[i] @ v) - f_ext[i]
-            b[i] = solve(M, reaction @ (b_prev + c) + Dinv_sT.T @ tau[vs], "1 + Psi I") - Lambda_inv[i] @ p
+            rhs = step.reaction @ (b_prev + c) + step.Dinv_sT.T @ tau[vs]
+            b[i] = solve(step.M, rhs, "1 + Psi I") - Lambda_inv[i] @ p
             b_prev = b[i]
-        Lambda_prev = Lambda_inv[i]
     return Mobility(Lambda_inv, Psi, b)
+
+
+class MobilityStep(NamedTuple):
+    """One body's step of the articulated-mobility recursion (see :func:`mobility_steps`).
+
+    Attributes
+    ----------
+    Lambda_inv, Psi : ndarray, shape (6, 6)
+        Eqs. 16 and 15.
+    M : ndarray, shape (6, 6)
+        ``1 + Psi I``.
+    reaction : ndarray, shape (6, 6)
+        ``1 - s D^-1 s^T I``: the part of a motion the joint cannot take.
+    Dinv_sT : ndarray, shape (nv_i, 6)
+        ``D^-1 s^T``.
+    """
+
+    Lambda_inv: np.ndarray
+    Psi: np.ndarray
+    M: np.ndarray
+    reaction: np.ndarray
+    Dinv_sT: np.ndarray
+
+
+def mobility_steps(s, inertias, symbolic=False):
+    """Run eqs. 15-16 along a chain, yielding each body's :class:`MobilityStep`.
+
+    Parameters
+    ----------
+    s : sequence of ndarray, shape (6, nv_i)
+        World-frame joint twists from the base out.
+    inertias : sequence of ndarray, shape (6, 6)
+        The inertia each body presents (its own, or an articulated inertia standing in for
+        bodies beyond it).
+    symbolic : bool
+
+    Returns
+    -------
+    iterator of MobilityStep
+
+    References
+    ----------
+    Alexiou (2023) eqs. 15-18.
+    """
+    one = eye(6, symbolic)
+    Lambda_prev = zeros((6, 6), symbolic)
+    for i, (s_i, I_i) in enumerate(zip(s, inertias)):
+        Dinv_sT = solve_spd(s_i.T @ I_i @ s_i, s_i.T, f"D = s^T I s of body {i} (it has no inertia along its joint)")
+        sDs = s_i @ Dinv_sT  # s D^-1 s^T
+        reaction = one - sDs @ I_i
+        Psi = reaction @ Lambda_prev
+        M = one + Psi @ I_i
+        Lambda_prev = solve(M, sDs + Psi, "1 + Psi I")
+        yield MobilityStep(Lambda_prev, Psi, M, reaction, Dinv_sT)
 
 
 def split_chain_dynamics(model, q, qd, tau, split, f_ext=None):

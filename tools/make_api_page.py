@@ -7,8 +7,6 @@ Run after adding or removing a public function: ``.venv/bin/python tools/make_ap
 import importlib
 import pathlib
 
-import dynlib
-
 SECTIONS = [
     ("spatial", "Spatial vectors and Plücker transforms"),
     ("conventions", "Orders and planar components"),
