@@ -45,6 +45,7 @@ from .decompositions import (
 )
 from .energy import (
     gravity_acceleration,
+    gravity_wrenches,
     system_centre_of_mass,
     system_energy,
     system_kinetic_energy,
@@ -54,6 +55,7 @@ from .energy import (
 )
 from .impulse import ImpulseResponse, contact_impulse, contact_line, impulse_propagation
 from .inertia import (
+    angular_momentum,
     check_rotational_inertia,
     inertia_parameters,
     kinetic_energy,

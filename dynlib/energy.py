@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .inertia import transform_inertia
+from .inertia import momentum, transform_inertia
 from .kinematics import centres_of_mass, forward_kinematics
 from .spatial import motion_transform
 
@@ -20,6 +20,7 @@ __all__ = [
     "system_momentum",
     "system_centre_of_mass",
     "gravity_acceleration",
+    "gravity_wrenches",
 ]
 
 
@@ -141,3 +142,37 @@ def gravity_acceleration(model):
     ndarray, shape (6,)
     """
     return np.concatenate([model.gravity, np.zeros(3, dtype=model.gravity.dtype)])
+
+
+def gravity_wrenches(model, kin):
+    """The wrench of gravity on every body, world frame about the origin: ``I_i [g; 0]``.
+
+    A uniform field pulls on body ``i`` with its weight ``m_i g`` through the centre of
+    mass ``c_i``, so the wrench is ``[m_i g; c_i x m_i g]``, which is the body's world
+    inertia applied to the spatial acceleration ``[g; 0]`` of :func:`gravity_acceleration`.
+
+    Parameters
+    ----------
+    model : Model
+    kin : Kinematics
+        From :func:`dynlib.forward_kinematics` for the same configuration.
+
+    Returns
+    -------
+    ndarray, shape (n, 6)
+
+    References
+    ----------
+    Chapter *Spatial inertia and the Newton–Euler equations* (``ch-inertia``), the
+    spinning top; Lecture 4 "Recursive Newton Euler" (the gravity term ``I_i a_g``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import forward_kinematics, planar_chain
+    >>> model = planar_chain(1, length=2.0, mass=3.0)             # a rod along x, y up
+    >>> f = gravity_wrenches(model, forward_kinematics(model, [0.0]))
+    >>> bool(np.allclose(f[0], [0, -3 * 9.81, 0, 0, 0, -3 * 9.81 * 1.0]))
+    True
+    """
+    return momentum(world_inertias(model, kin), gravity_acceleration(model))
