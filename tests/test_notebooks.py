@@ -60,3 +60,13 @@ def test_every_toc_entry_exists():
     for entry in re.findall(r"file:\s*(\S+)", toc):
         candidates = [ROOT / f"{entry}{ext}" for ext in (".md", ".ipynb")]
         assert any(c.exists() for c in candidates), f"_toc.yml lists {entry}, which does not exist"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_outputs_hold_no_machine_paths(path):
+    """Tracebacks and reprs can leak where the notebook ran; stored outputs must not."""
+    pattern = re.compile(r"/(?:home|root|tmp|work|Users)/[A-Za-z]")
+    for cell in code_cells(path):
+        for out in cell.get("outputs", []):
+            text = json.dumps(out)
+            assert not pattern.search(text), f"{path.name}: an output holds a machine path: {pattern.search(text)[0]}"
