@@ -53,12 +53,6 @@ def check_shape(a, shape, name):
         raise ValueError(f"{name} must have shape {want}, got {a.shape}")
 
 
-def check_exact_shape(a, shape, name):
-    """Raise ValueError unless ``a.shape == shape`` exactly."""
-    if a.shape != tuple(shape):
-        raise ValueError(f"{name} must have shape {tuple(shape)}, got {a.shape}")
-
-
 def as_vector(x, n, name):
     """``x`` as an array of shape (..., n), or a ValueError naming ``name``."""
     x = as_array(x, name)
