@@ -15,11 +15,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, eye, is_symbolic, solve_spd, zeros
+from ._backend import as_array, exact, eye, is_symbolic, solve_spd, zeros
 from .articulated import _prepare
 from .kinematics import body_jacobian, forward_kinematics
 from .mass_matrix import crba
 from .mobility import _require_chain, mobility_steps
+from .screws import line_coordinates
 
 __all__ = ["ImpulseResponse", "impulse_propagation", "contact_impulse", "contact_line"]
 
@@ -71,8 +72,6 @@ def contact_line(point, direction):
     ----------
     Alexiou (2023) eq. 30 (planar components ``(0, 1, 2L)`` of the worked example).
     """
-    from .screws import line_coordinates
-
     return line_coordinates(point, direction)
 
 
@@ -144,8 +143,6 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
         raise ValueError(f"contact must be a 6-vector [e; r x e], got shape {n.shape}")
     model, kin, I, _, (qd,), symbolic = _prepare(model, q, None, (qd, "qd"))
     if symbolic:
-        from ._backend import exact
-
         n = exact(n)
     nb = model.n_bodies
     one = eye(6, symbolic)

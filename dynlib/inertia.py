@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_array, check_shape, is_symbolic, promote, zeros
+from ._backend import as_array, check_shape, is_symbolic, promote, simplify, zeros
 from .rotations import random_rotation
 from .spatial import cross3, inverse_transform, skew, unskew
 
@@ -51,8 +51,6 @@ def check_rotational_inertia(I_c, name="inertia"):
     if I_c.ndim != 2:
         raise ValueError(f"{name} must have shape (3, 3), got {I_c.shape}")
     if is_symbolic(I_c):
-        from ._backend import simplify
-
         if np.any(simplify(I_c - I_c.T) != 0):
             raise ValueError(f"{name} must be symmetric, got {I_c}")
         return

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import acos, as_array, check_shape, cos, is_symbolic, promote, sin, sqrt, zeros
+from ._backend import acos, as_array, check_shape, cos, is_symbolic, promote, sin, solve, sqrt, zeros
 from .spatial import motion_transform, skew, unskew
 
 __all__ = [
@@ -345,12 +345,5 @@ def log_se3(T):
     R, p = rotation_translation(as_array(T, "T"))
     w = log_so3(R)
     J = _left_jacobian(w, is_symbolic(R, p))
-    v = np.linalg.solve(J, p) if not is_symbolic(J, p) else _solve_symbolic(J, p)
+    v = solve(J, p, "the SO(3) left Jacobian")
     return np.concatenate([v, w])
-
-
-def _solve_symbolic(A, b):
-    from ._backend import from_sympy, to_sympy
-
-    return from_sympy(to_sympy(A).LUsolve(to_sympy(b)), (len(b),))
-
