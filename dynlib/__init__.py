@@ -5,7 +5,7 @@ One convention throughout: 6-vectors are linear part first (``[v_O; w]``,
 so that ``parent[i] < i``.  See the book's notation page.
 """
 
-from .articulated import ArticulatedBodies, aba, articulated_bodies, hybrid_dynamics
+from .articulated import ArticulatedBodies, aba, articulated_bodies, hybrid_dynamics, velocity_products
 from .builders import (
     alexiou_two_link,
     double_pendulum,

@@ -22,7 +22,7 @@ from .kinematics import forward_kinematics
 from .model import check_velocity
 from .spatial import cross_force, cross_motion
 
-__all__ = ["ArticulatedBodies", "articulated_bodies", "aba", "hybrid_dynamics"]
+__all__ = ["ArticulatedBodies", "velocity_products", "articulated_bodies", "aba", "hybrid_dynamics"]
 
 
 class ArticulatedBodies(NamedTuple):
@@ -69,6 +69,35 @@ def _prepare(model, q, f_ext, *joint_vectors):
     return model, kin, world_inertias(model, kin), f_ext, vectors, symbolic
 
 
+def velocity_products(model, kin, I, qd, f_ext):
+    """Pass 1 shared by the articulated algorithms: the terms that depend on velocity alone.
+
+    ``c_i = v_i x s_i qd_i`` (the velocity-product acceleration) and
+    ``p_i = v_i x* I_i v_i - f_ext_i`` (the rigid-body bias force).
+
+    Parameters
+    ----------
+    model : Model
+    kin : Kinematics
+        From :func:`dynlib.forward_kinematics` with velocities.
+    I : ndarray, shape (n, 6, 6)
+        World-frame inertias (:func:`dynlib.world_inertias`).
+    qd : ndarray, shape (nv,)
+    f_ext : ndarray, shape (n, 6)
+
+    Returns
+    -------
+    c, p : ndarray, shape (n, 6)
+
+    References
+    ----------
+    Alexiou (1999) "Acceleration Kinematics" (``K_i``), "Newton-Euler Equations of Motion" (``p_i``).
+    """
+    c = np.array([cross_motion(kin.v[i], kin.s[i] @ qd[model.v_slices[i]]) for i in range(model.n_bodies)])
+    p = np.array([cross_force(kin.v[i], I[i] @ kin.v[i]) for i in range(model.n_bodies)]) - f_ext
+    return c, p
+
+
 def articulated_bodies(model, q, qd, tau, f_ext=None):
     """Articulated inertias and bias forces of every body: passes 1 and 2 of :func:`aba`.
 
@@ -106,11 +135,9 @@ def articulated_bodies(model, q, qd, tau, f_ext=None):
     """
     model, kin, I, f_ext, (qd, tau), symbolic = _prepare(model, q, f_ext, (qd, "qd"), (tau, "tau"))
     n = model.n_bodies
-    IA, pA, c = I.copy(), zeros((n, 6), symbolic), zeros((n, 6), symbolic)
     # pass 1: velocity-product accelerations and rigid-body bias forces
-    for i in range(n):
-        c[i] = cross_motion(kin.v[i], kin.s[i] @ qd[model.v_slices[i]])
-        pA[i] = cross_force(kin.v[i], I[i] @ kin.v[i]) - f_ext[i]
+    c, pA = velocity_products(model, kin, I, qd, f_ext)
+    IA = I.copy()
     # pass 2: articulated inertias and bias forces, tips to base
     U, D, u = [None] * n, [None] * n, [None] * n
     for i in reversed(range(n)):
@@ -230,10 +257,8 @@ def hybrid_dynamics(model, q, qd, qdd, tau, accel_given, f_ext=None):
     )
     qdd, tau = qdd.copy(), tau.copy()
     n = model.n_bodies
-    IA, pA, c = I.copy(), zeros((n, 6), symbolic), zeros((n, 6), symbolic)
-    for i in range(n):  # pass 1
-        c[i] = cross_motion(kin.v[i], kin.s[i] @ qd[model.v_slices[i]])
-        pA[i] = cross_force(kin.v[i], I[i] @ kin.v[i]) - f_ext[i]
+    c, pA = velocity_products(model, kin, I, qd, f_ext)  # pass 1
+    IA = I.copy()
     U, D, u = [None] * n, [None] * n, [None] * n
     for i in reversed(range(n)):  # pass 2
         s, vs, k = kin.s[i], model.v_slices[i], model.parent[i]

@@ -21,9 +21,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._backend import eye, solve, solve_spd, zeros
-from .articulated import _prepare, articulated_bodies
+from .articulated import _prepare, articulated_bodies, velocity_products
 from .energy import gravity_acceleration
-from .spatial import cross_force, cross_motion
 
 __all__ = ["Mobility", "articulated_mobility", "MobilityStep", "mobility_steps", "split_chain_dynamics"]
 
@@ -119,14 +118,12 @@ def articulated_mobility(model, q, qd=None, tau=None, f_ext=None):
     Lambda_inv, Psi = zeros((n, 6, 6), symbolic), zeros((n, 6, 6), symbolic)
     b = zeros((n, 6), symbolic) if dynamic else None
     b_prev = -gravity_acceleration(model)
+    c, p = velocity_products(model, kin, I, qd, f_ext) if dynamic else (None, None)
     for i, step in enumerate(mobility_steps(kin.s, I, symbolic)):
         Lambda_inv[i], Psi[i] = step.Lambda_inv, step.Psi
         if dynamic:
-            s, v, vs = kin.s[i], kin.v[i], model.v_slices[i]
-            c = cross_motion(v, s @ qd[vs])
-            p = cross_force(v, I[i] @ v) - f_ext[i]
-            rhs = step.reaction @ (b_prev + c) + step.Dinv_sT.T @ tau[vs]
-            b[i] = solve(step.M, rhs, "1 + Psi I") - Lambda_inv[i] @ p
+            rhs = step.reaction @ (b_prev + c[i]) + step.Dinv_sT.T @ tau[model.v_slices[i]]
+            b[i] = solve(step.M, rhs, "1 + Psi I") - Lambda_inv[i] @ p[i]
             b_prev = b[i]
     return Mobility(Lambda_inv, Psi, b)
 
@@ -228,8 +225,7 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None):
         raise ValueError(f"split must be an int in [0, {n}], got {split!r}")
     model, kin, I, f_ext, (qd, tau), symbolic = _prepare(model, q, f_ext, (qd, "qd"), (tau, "tau"))
     a_base = -gravity_acceleration(model)
-    c = [cross_motion(kin.v[i], kin.s[i] @ qd[model.v_slices[i]]) for i in range(n)]
-    p = [cross_force(kin.v[i], I[i] @ kin.v[i]) - f_ext[i] for i in range(n)]
+    c, p = velocity_products(model, kin, I, qd, f_ext)
     a = zeros((n, 6), symbolic)
     qdd = zeros(model.nv, symbolic)
     f_split = zeros(6, symbolic)  # force through the joint at the split (none if split == n)
