@@ -14,6 +14,7 @@ from .builders import (
     random_tree,
     serial_chain,
 )
+from .checks import exactly_zero, relative_close
 from .constrained_dynamics import constrained_forward_dynamics, constrained_inverse_dynamics
 from .constraints import (
     PLANAR_POINT_AXES,

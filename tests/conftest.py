@@ -10,46 +10,17 @@ import dynlib as dl
 
 
 def assert_close(actual, desired, rtol=1e-10, scale=None):
-    """Assert ``actual == desired`` within ``rtol`` relative to the larger of their magnitudes.
-
-    When ``desired`` is zero, pass ``scale``: the size of the terms that cancel.
-    """
-    actual = np.asarray(actual, dtype=float)
-    desired = np.asarray(desired, dtype=float)
-    if scale is None:
-        scale = max(np.abs(desired).max(initial=0.0), np.abs(actual).max(initial=0.0))
-    scale = max(scale, np.finfo(float).tiny)
-    np.testing.assert_allclose(actual, desired, rtol=0, atol=rtol * scale)
-
-
-def _trig_normal_form(expr):
-    """Expand, write sin/cos of each angle as symbols s, c and reduce c**2 -> 1 - s**2.
-
-    The result is zero exactly when ``expr`` is identically zero as a trigonometric polynomial.
-    """
-    import sympy
-
-    expr = sympy.expand(sympy.expand_trig(sympy.expand(expr)))
-    angles = {f.args[0] for f in expr.atoms(sympy.sin, sympy.cos)}
-    for k, angle in enumerate(sorted(angles, key=sympy.default_sort_key)):
-        s, c = sympy.Dummy(f"s{k}"), sympy.Dummy(f"c{k}")
-        expr = sympy.expand(expr.xreplace({sympy.sin(angle): s, sympy.cos(angle): c}))
-        poly = sympy.Poly(expr, c)
-        expr = sympy.expand(
-            sum(coeff * c ** (k % 2) * (1 - s**2) ** (k // 2) for (k,), coeff in poly.terms())
-        )
-    return expr
+    """Assert ``actual == desired`` within ``rtol`` relative to their magnitude (or to ``scale``
+    when the expected value is zero): :func:`dynlib.relative_close` with a readable failure."""
+    if not dl.relative_close(actual, desired, rtol, scale):
+        np.testing.assert_allclose(actual, desired, rtol=rtol)  # prints the mismatch
+        raise AssertionError(f"not close to rtol={rtol} (scale={scale}):\n{actual}\n{desired}")
 
 
 def assert_exact(actual, desired):
-    """Assert two sympy expressions or object arrays are identical (trigonometric identities included)."""
-    import sympy
-
-    diff = np.atleast_1d(np.asarray(actual, dtype=object) - np.asarray(desired, dtype=object)).ravel()
-    for k, d in enumerate(diff):
-        d = sympy.sympify(d)
-        if sympy.expand(d) != 0 and _trig_normal_form(d) != 0 and sympy.simplify(d) != 0:
-            raise AssertionError(f"entry {k} differs by {sympy.simplify(d)}:\n{actual}\n{desired}")
+    """Assert two sympy expressions or object arrays are identical (:func:`dynlib.exactly_zero`)."""
+    diff = np.atleast_1d(np.asarray(actual, dtype=object) - np.asarray(desired, dtype=object))
+    assert dl.exactly_zero(diff), f"not equal:\n{actual}\n{desired}"
 
 
 @pytest.fixture

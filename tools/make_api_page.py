@@ -30,6 +30,7 @@ SECTIONS = [
     ("constraints", "Loop constraints"),
     ("constrained_dynamics", "Constrained dynamics"),
     ("simulation", "Simulation"),
+    ("checks", "Comparisons for checks"),
     ("plotting", "Drawing (``dynlib.plotting``)"),
 ]
 
