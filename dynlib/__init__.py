@@ -10,7 +10,6 @@ from .builders import (
     alexiou_two_link,
     double_pendulum,
     planar_chain,
-    planar_link_inertia,
     random_tree,
     serial_chain,
 )
@@ -61,6 +60,8 @@ from .inertia import (
     inertia_parameters,
     kinetic_energy,
     momentum,
+    planar_body_inertia,
+    planar_link_inertia,
     random_inertia,
     spatial_inertia,
     transform_inertia,

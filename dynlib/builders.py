@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._backend import as_array, is_symbolic
-from .inertia import random_inertia, spatial_inertia
+from .inertia import planar_link_inertia, random_inertia, spatial_inertia
 from .joints import JOINT_KINDS, Joint
 from .liegroup import homogeneous
 from .model import DEFAULT_GRAVITY, Model
@@ -16,7 +16,6 @@ from .rotations import random_rotation
 
 __all__ = [
     "serial_chain",
-    "planar_link_inertia",
     "planar_chain",
     "double_pendulum",
     "alexiou_two_link",
@@ -83,24 +82,6 @@ def serial_chain(masses, com_offsets, lengths, inertias_com, axes=None, gravity=
         inertias=np.array(inertias, dtype=dtype),
         gravity=gravity,
     )
-
-
-def planar_link_inertia(I_zz):
-    """3-D rotational inertia ``diag(I_zz/2, I_zz/2, I_zz)`` of a link moving in the xy plane.
-
-    Only ``I_zz`` matters for planar motion; the in-plane moments are chosen as a
-    lamina's (perpendicular-axis theorem, ``I_xx + I_yy = I_zz``) so that the 3-D
-    inertia is positive definite and obeys the triangle inequality.
-
-    Parameters
-    ----------
-    I_zz : float or sympy expression
-
-    Returns
-    -------
-    ndarray, shape (3, 3)
-    """
-    return np.diag([I_zz / 2, I_zz / 2, I_zz])
 
 
 def planar_chain(n, length=1.0, mass=1.0, gravity=DEFAULT_GRAVITY):

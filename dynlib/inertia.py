@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._backend import as_array, check_shape, is_symbolic, promote, simplify, zeros
+from .conventions import planar_matrix
 from .rotations import random_rotation
 from .spatial import cross3, inverse_transform, skew, unskew
 
@@ -25,6 +26,8 @@ __all__ = [
     "kinetic_energy",
     "momentum",
     "angular_momentum",
+    "planar_link_inertia",
+    "planar_body_inertia",
     "random_inertia",
 ]
 
@@ -272,6 +275,57 @@ def angular_momentum(I, v, point=None):
     point = as_array(point, "point")
     check_shape(point, (3,), "point")
     return h[..., 3:] - cross3(point, h[..., :3])
+
+
+def planar_link_inertia(I_zz):
+    """3-D rotational inertia ``diag(I_zz/2, I_zz/2, I_zz)`` of a link moving in the xy plane.
+
+    Only ``I_zz`` matters for planar motion; the in-plane moments are chosen as a
+    lamina's (perpendicular-axis theorem, ``I_xx + I_yy = I_zz``) so that the 3-D
+    inertia is positive definite and obeys the triangle inequality.
+
+    Parameters
+    ----------
+    I_zz : float or sympy expression
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
+    """
+    return np.diag([I_zz / 2, I_zz / 2, I_zz])
+
+
+def planar_body_inertia(mass, com, radius_of_gyration):
+    """The 3×3 planar inertia ``(fx, fy, nz) <- (vx, vy, wz)`` about the origin of a body in the xy plane.
+
+    Parameters
+    ----------
+    mass : float or sympy expression
+    com : array_like, shape (2,)
+        Centre of mass in the plane.
+    radius_of_gyration : float or sympy expression
+        ``rho`` with ``I_zz = mass * rho**2`` about the centre of mass.
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
+
+    References
+    ----------
+    Alexiou (1999) "Planar Screws", "Inertia Mappings".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> I = planar_body_inertia(2.0, [1.0, 0.0], 0.5)
+    >>> bool(np.allclose(I, [[2, 0, 0], [0, 2, 2], [0, 2, 2 * 0.25 + 2]]))
+    True
+    """
+    com = as_array(com, "com")
+    if com.shape != (2,):
+        raise ValueError(f"com must have shape (2,), got {com.shape}")
+    I_c = planar_link_inertia(mass * radius_of_gyration**2)
+    return planar_matrix(spatial_inertia(mass, [com[0], com[1], 0], I_c))
 
 
 def random_inertia(rng, mass_range=(0.5, 2.0), com_scale=0.3):

@@ -9,9 +9,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .builders import planar_link_inertia
 from .constraints import PLANAR_POINT_AXES, LoopConstraint, project_configuration
-from .inertia import spatial_inertia
+from .inertia import planar_link_inertia, spatial_inertia
 from .joints import Joint
 from .liegroup import homogeneous
 from .model import DEFAULT_GRAVITY, Model

@@ -11,8 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 from .kinematics import centres_of_mass, forward_kinematics
+from .projective import line_point_direction
 
-__all__ = ["set_axes_equal", "draw_frame", "joint_positions", "draw_tree", "draw_screw_axis", "draw_vectors"]
+__all__ = [
+    "set_axes_equal",
+    "draw_frame",
+    "joint_positions",
+    "draw_tree",
+    "draw_planar_line",
+    "draw_screw_axis",
+    "draw_vectors",
+]
 
 AXIS_COLOURS = ("tab:red", "tab:green", "tab:blue")
 
@@ -127,6 +136,27 @@ def draw_tree(ax, model, q, frames=True, com=True, tip=None, colour="0.2", frame
         for i in range(model.n_bodies):
             draw_frame(ax, kin.R[i], kin.p[i], frame_length)
     return kin
+
+
+def draw_planar_line(ax, L, **style):
+    """Draw a homogeneous planar line ``L = [-r, n_x, n_y]`` across the whole of a 2-D axes.
+
+    The line of action of a planar wrench ``f`` is ``dynlib.line_of_wrench(f)``.
+
+    Parameters
+    ----------
+    ax : Axes
+    L : array_like, shape (3,)
+        Not the line at infinity.
+    **style
+        Passed to ``ax.axline``.
+
+    Returns
+    -------
+    Line2D
+    """
+    foot, direction = line_point_direction(np.asarray(L, dtype=float))
+    return ax.axline(foot, foot + direction, **style)
 
 
 def draw_screw_axis(ax, screw, half_length=1.5, colour="tab:purple", label=None):

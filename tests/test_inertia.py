@@ -62,3 +62,12 @@ def test_batches_and_symbols():
 def test_bad_point_shape_is_rejected(rng):
     with pytest.raises(ValueError, match=r"point must have shape \(\.\.\., 3\)"):
         dl.angular_momentum(dl.random_inertia(rng), np.zeros(6), [1.0, 2.0])
+
+
+def test_planar_body_inertia_is_the_planar_block_of_the_spatial_inertia():
+    I = dl.planar_body_inertia(1.5, [0.4, -0.2], 0.3)
+    expected = dl.planar_matrix(dl.spatial_inertia(1.5, [0.4, -0.2, 0.0], dl.planar_link_inertia(1.5 * 0.09)))
+    assert_close(I, expected)
+    assert np.isclose(I[2, 2], 1.5 * (0.09 + 0.4**2 + 0.2**2))  # I_zz about the origin (Steiner)
+    with pytest.raises(ValueError, match=r"com must have shape \(2,\)"):
+        dl.planar_body_inertia(1.0, [0.0, 0.0, 0.0], 0.3)

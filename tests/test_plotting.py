@@ -71,3 +71,12 @@ def test_draw_vectors_rejects_mismatched_input():
     with pytest.raises(ValueError, match="scale must be a positive finite number"):
         dp.draw_vectors(ax, [0, 0, 0], [1, 0, 0], scale=0.0)
     plt.close(fig)
+
+
+def test_draw_planar_line_draws_the_line_of_a_wrench():
+    f = np.array([1.0, 2.0, 3.0])  # planar wrench (fx, fy, nz): its line is x fy - y fx = nz
+    fig, ax = plt.subplots()
+    line = dp.draw_planar_line(ax, dl.line_of_wrench(f))
+    for point in (line.get_xy1(), line.get_xy2()):  # the two points that fix the drawn line
+        assert_close(point[0] * f[1] - point[1] * f[0], f[2])
+    plt.close(fig)
