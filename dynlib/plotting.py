@@ -8,6 +8,8 @@ Chapter: *Rigid-body motion and joints* (chains), *Screws, twists and wrenches* 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .kinematics import centres_of_mass, forward_kinematics
@@ -21,9 +23,25 @@ __all__ = [
     "draw_planar_line",
     "draw_screw_axis",
     "draw_vectors",
+    "animation_html",
+    "animate_motion",
 ]
 
 AXIS_COLOURS = ("tab:red", "tab:green", "tab:blue")
+
+# matplotlib's player draws its buttons with Font Awesome icons fetched from a CDN; offline
+# pages get plain Unicode glyphs instead.
+PLAYER_GLYPHS = {
+    "fa fa-minus": "\u2212",
+    "fa fa-fast-backward": "\u23ee",
+    "fa fa-step-backward": "\u25c1",
+    "fa fa-play fa-flip-horizontal": "\u25c0",
+    "fa fa-pause": "\u2016",
+    "fa fa-play": "\u25b6",
+    "fa fa-step-forward": "\u25b7",
+    "fa fa-fast-forward": "\u23ed",
+    "fa fa-plus": "+",
+}
 
 
 def set_axes_equal(ax):
@@ -240,3 +258,132 @@ def draw_vectors(ax, points, vectors, scale=1.0, colour="tab:blue", label=None, 
     ax.update_datalim(np.concatenate([points, tips])[:, :2])
     ax.autoscale_view()
     return arrows
+
+
+def animation_html(animation, name):
+    """Turn a matplotlib animation into a self-contained player that works offline.
+
+    The frames are embedded as PNG images with matplotlib's JavaScript player, which plays in
+    Jupyter and in the static book page. Three changes make it fit for the book: the Font
+    Awesome stylesheet that the player loads from a CDN is dropped (its buttons get Unicode
+    glyphs), the random element id is replaced by ``name`` so a re-run stores the same
+    HTML, and the figure is closed so no still image is stored as well.
+
+    Parameters
+    ----------
+    animation : matplotlib.animation.Animation
+        For example a ``FuncAnimation``; keep it to a few dozen small frames, since each is
+        stored in the notebook.
+    name : str
+        Letters, digits and underscores; unique within the page.
+
+    Returns
+    -------
+    IPython.display.HTML
+        Display it as the last expression of a cell.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from matplotlib.animation import FuncAnimation
+    >>> fig, ax = plt.subplots(figsize=(2, 2), dpi=40)
+    >>> line, = ax.plot([0, 1], [0, 0])
+    >>> player = animation_html(FuncAnimation(fig, lambda k: line.set_ydata([0, k]), frames=3), "demo")
+    >>> "cdn" in player.data, player.data.count("anim_demo.next_frame()")
+    (False, 1)
+    """
+    import matplotlib.pyplot as plt
+    from IPython.display import HTML
+
+    if not re.fullmatch(r"[A-Za-z0-9_]+", str(name)):
+        raise ValueError(f"name must be letters, digits and underscores, got {name!r}")
+    html = animation.to_jshtml(default_mode="loop")
+    plt.close(animation._fig)
+    html = re.sub(r"<link[^>]*font-awesome[^>]*>", "", html)
+    for ident in set(re.findall(r"anim([0-9a-f]{32})", html)):
+        html = html.replace(ident, "_" + name)
+    for icon, glyph in PLAYER_GLYPHS.items():
+        html = html.replace(f'<i class="{icon}"></i>', glyph)
+    if "fa fa-" in html:
+        raise RuntimeError("matplotlib's animation player changed: an icon has no glyph")
+    return HTML(html)
+
+
+def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=None, figsize=(4, 4), dpi=72):
+    """Animate a planar (xy) or spatial motion of a model as an offline player.
+
+    Parameters
+    ----------
+    model : Model
+    t : array_like, shape (N,)
+        Sample times, increasing (for example ``Trajectory.t``).
+    q : array_like, shape (N, nq)
+        Configurations at those times.
+    name : str
+        Element id of the player (see :func:`animation_html`).
+    frames : int
+        Number of frames, taken evenly in time from the samples (at least 2).
+    tip : array_like, shape (3,), optional
+        End point of the last link in its frame, as in :func:`draw_tree`.
+    limits : ((xmin, xmax), (ymin, ymax)) or with a third pair for 3-D, optional
+        Fixed axis limits; by default the range swept by the joints, with a margin.
+    extras : callable, optional
+        ``extras(ax, k)`` draws more on frame ``k`` of sample index (walls, paths, labels).
+    figsize, dpi
+        Size of each frame.
+
+    Returns
+    -------
+    IPython.display.HTML
+
+    Examples
+    --------
+    >>> import dynlib as dl
+    >>> model = dl.planar_chain(2)
+    >>> q = np.linspace([0.0, 0.0], [1.0, 0.5], 5)
+    >>> player = animate_motion(model, np.linspace(0, 1, 5), q, "two_link", frames=3, dpi=20)
+    >>> player.data.count("data:image/png;base64,")
+    3
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation
+
+    t = np.asarray(t, float)
+    q = np.atleast_2d(np.asarray(q, float))
+    if t.ndim != 1 or len(t) < 2 or len(q) != len(t) or q.shape[1] != model.nq:
+        raise ValueError(f"t must have shape (N,) with N >= 2 and q shape (N, {model.nq}), got {t.shape} and {q.shape}")
+    if int(frames) < 2:
+        raise ValueError(f"frames must be at least 2, got {frames}")
+    samples = np.searchsorted(t, np.linspace(t[0], t[-1], int(frames))).clip(0, len(t) - 1)
+    points = []
+    for k in samples:
+        kin = forward_kinematics(model, q[k])
+        points.extend(np.asarray(kin.p, float))
+        if tip is not None:
+            points.append(np.asarray(kin.p[-1] + kin.R[-1] @ np.asarray(tip, float), float))
+    points = np.array(points)
+    three_d = len(limits) == 3 if limits is not None else not np.allclose(points[:, 2], 0)
+    if limits is None:
+        low, high = points.min(axis=0), points.max(axis=0)
+        margin = 0.15 * max(float(np.max(high - low)), 1e-3)
+        limits = list(zip(low - margin, high + margin))[: 3 if three_d else 2]
+    fig = plt.figure(figsize=figsize, dpi=dpi)
+    ax = fig.add_subplot(projection="3d") if three_d else fig.add_subplot()
+
+    def draw(frame):
+        ax.clear()
+        k = samples[frame]
+        draw_tree(ax, model, q[k], tip=tip, frames=False)
+        ax.set_xlim(*limits[0])
+        ax.set_ylim(*limits[1])
+        if three_d:
+            ax.set_zlim(*limits[2])
+        else:
+            ax.set_aspect("equal")
+        ax.set_title(f"t = {t[k]:.2f} s")
+        if extras is not None:
+            extras(ax, k)
+
+    interval_ms = 1000 * (t[-1] - t[0]) / len(samples)  # plays in real time
+    return animation_html(FuncAnimation(fig, draw, frames=len(samples), interval=interval_ms), name)
+

@@ -80,3 +80,42 @@ def test_draw_planar_line_draws_the_line_of_a_wrench():
     for point in (line.get_xy1(), line.get_xy2()):  # the two points that fix the drawn line
         assert_close(point[0] * f[1] - point[1] * f[0], f[2])
     plt.close(fig)
+
+
+def test_animation_html_is_offline_and_repeatable():
+    from matplotlib.animation import FuncAnimation
+
+    def player():
+        fig, ax = plt.subplots(figsize=(2, 2), dpi=30)
+        (line,) = ax.plot([0, 1], [0, 0])
+        return dp.animation_html(FuncAnimation(fig, lambda k: line.set_ydata([0, k]), frames=4), "swing")
+
+    first, second = player().data, player().data
+    assert first == second  # no random ids: a re-run stores the same page
+    assert "http" not in first and "fa fa-" not in first
+    assert first.count("data:image/png;base64,") == 4
+    assert plt.get_fignums() == []  # the figure was closed: no extra still image
+
+
+@pytest.mark.filterwarnings("ignore:Animation was deleted without rendering")
+def test_animation_html_rejects_a_name_that_is_not_an_identifier():
+    from matplotlib.animation import FuncAnimation
+
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="letters, digits and underscores"):
+        dp.animation_html(FuncAnimation(fig, lambda k: None, frames=2), "my anim")
+    plt.close(fig)
+
+
+def test_animate_motion_draws_one_frame_per_requested_time_and_checks_shapes():
+    model = dl.planar_chain(2)
+    t = np.linspace(0.0, 2.0, 21)
+    q = np.column_stack([np.sin(t), np.cos(t)])
+    seen = []
+    player = dp.animate_motion(model, t, q, "chain", frames=5, dpi=20, extras=lambda ax, k: seen.append(k))
+    assert player.data.count("data:image/png;base64,") == 5
+    assert sorted(set(seen)) == [0, 5, 10, 15, 20]  # frames evenly spaced in time
+    with pytest.raises(ValueError, match=r"q shape \(N, 2\)"):
+        dp.animate_motion(model, t, q[:, :1], "chain")
+    with pytest.raises(ValueError, match="frames must be at least 2"):
+        dp.animate_motion(model, t, q, "chain", frames=1)
