@@ -6,11 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book test unit notebooks lint bench clean help
+.PHONY: book test unit notebooks lint student grade bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
 	@echo "make test   run every check (lint, unit tests and docstring examples, notebooks, book build)"
+	@echo "make student  student notebooks and a student book without solutions, in _build/student"
+	@echo "make grade NOTEBOOKS='a.ipynb b.ipynb'  score filled-in exercise notebooks"
 	@echo "make bench  time dynlib against Pinocchio (ratios; not part of make test)"
 	@echo "make clean  remove the build and the virtual environment"
 
@@ -40,7 +42,14 @@ notebooks: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg chapters exercises book
 
-test: lint unit notebooks book
+student: $(VENV)/.installed
+	$(BIN)/python tools/coursework.py student _build/student
+
+grade: $(VENV)/.installed
+	@test -n "$(NOTEBOOKS)" || (echo "usage: make grade NOTEBOOKS='a.ipynb b.ipynb'" && exit 2)
+	$(BIN)/python tools/coursework.py grade $(NOTEBOOKS)
+
+test: lint unit notebooks book student
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py

@@ -32,14 +32,17 @@ SECTIONS = [
     ("simulation", "Simulation"),
     ("checks", "Comparisons for checks"),
     ("plotting", "Drawing (``dynlib.plotting``)"),
+    ("exercises", "Feedback for exercises (``dynlib.exercises``)"),
 ]
+SUBMODULES = {"plotting", "exercises"}  # imported on their own, not re-exported by dynlib
 
 INTRO = """# API reference
 
 Every public function and class of `dynlib`, generated from the docstrings that the tests
 run. Each entry gives shapes, the equation it implements and the source-note equations it
 follows; the [notation page](notation.md) fixes the conventions. With `import dynlib as dl`
-everything below is `dl.<name>`, except the drawing helpers of `dynlib.plotting`.
+everything below is `dl.<name>`, except the drawing helpers of `dynlib.plotting` and the
+exercise checks of `dynlib.exercises`.
 """
 
 
@@ -47,7 +50,7 @@ def page():
     parts = [INTRO]
     for module_name, title in SECTIONS:
         module = importlib.import_module(f"dynlib.{module_name}")
-        namespace = "dynlib.plotting" if module_name == "plotting" else "dynlib"
+        namespace = f"dynlib.{module_name}" if module_name in SUBMODULES else "dynlib"
         parts.append(f"\n## {title}\n\n```{{eval-rst}}\n.. automodule:: dynlib.{module_name}\n   :no-members:\n\n"
                      f".. currentmodule:: {namespace}\n")
         for name in module.__all__:
