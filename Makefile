@@ -6,11 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book test unit notebooks lint student grade bench clean help
+.PHONY: book test unit notebooks lint student grade browser bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
 	@echo "make test   run every check (lint, unit tests and docstring examples, notebooks, book build)"
+	@echo "make browser  visit every built page in headless Chromium (screenshots in _build/screenshots)"
 	@echo "make student  student notebooks and a student book without solutions, in _build/student"
 	@echo "make grade NOTEBOOKS='a.ipynb b.ipynb'  score filled-in exercise notebooks"
 	@echo "make bench  time dynlib against Pinocchio (ratios; not part of make test)"
@@ -49,7 +50,14 @@ grade: $(VENV)/.installed
 	@test -n "$(NOTEBOOKS)" || (echo "usage: make grade NOTEBOOKS='a.ipynb b.ipynb'" && exit 2)
 	$(BIN)/python tools/coursework.py grade $(NOTEBOOKS)
 
-test: lint unit notebooks book student
+# Headless Chromium from Debian (never a downloaded browser); installed here when missing.
+/usr/bin/chromium:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+browser: $(VENV)/.installed-test /usr/bin/chromium
+	$(BIN)/python tools/check_pages.py _build/html
+
+test: lint unit notebooks book browser student
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py

@@ -1,0 +1,136 @@
+"""Visit every page of the built book in headless Chromium and fail on anything a reader would see broken.
+
+For each HTML page of ``_build/html`` (served on 127.0.0.1) it records page errors, console
+errors, failed requests and any request that leaves the machine (those are blocked), then
+checks that every equation was typeset by MathJax without an error, that every image loaded,
+that every animation player has its frames, and that saved widgets rendered.  A screenshot of
+each page goes to ``_build/screenshots``.  Uses Debian's ``/usr/bin/chromium`` through
+Playwright (never a downloaded browser).
+
+Usage: ``python tools/check_pages.py [BUILD_HTML_DIR]``; exit status 1 when a page has problems.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+SKIPPED = {"genindex.html", "search.html", "py-modindex.html"}
+
+INSPECT = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
+  const images = [...document.querySelectorAll('img')];
+  await Promise.all(images.map(img => img.complete ? null : new Promise(r => { img.onload = img.onerror = r; })));
+  return {
+    math: document.querySelectorAll('.math, span.math, div.math').length,
+    typeset: document.querySelectorAll('mjx-container').length,
+    mathErrors: document.querySelectorAll('mjx-merror').length,
+    rawTex: [...document.querySelectorAll('div.math')].filter(d => !d.querySelector('mjx-container')).length,
+    brokenImages: images.filter(img => !(img.naturalWidth > 0)).map(img => img.src.slice(0, 80)),
+    players: [...document.querySelectorAll('img[id^="_anim_img"]')].filter(img => !(img.naturalWidth > 0)).length,
+    widgetsSaved: document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
+    widgetsShown: document.querySelectorAll('.jupyter-widgets, .widget-container, .lm-Widget').length,
+  };
+}"""
+
+
+def serve(folder):
+    """Serve a folder on 127.0.0.1 in a background thread; return the server and its base URL."""
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def pages(html):
+    """Every page of the book, without Sphinx's index pages and redirects (the root index.html)."""
+    return sorted(p.relative_to(html).as_posix() for p in html.rglob("*.html")
+                  if p.name not in SKIPPED and not p.relative_to(html).parts[0].startswith(("_", "."))
+                  and 'http-equiv="Refresh"' not in p.read_text()[:2000])
+
+
+def check_page(context, base, page, shots):
+    """Problems found on one page (an empty list when it is fine)."""
+    problems = []
+    browser_page = context.new_page()
+    browser_page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    browser_page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text[:200]}")
+                    if msg.type == "error" else None)
+    browser_page.on("requestfailed", lambda req: problems.append(f"request failed: {req.url[:120]}")
+                    if urlparse(req.url).hostname == "127.0.0.1" else None)
+    browser_page.on("response", lambda res: problems.append(f"HTTP {res.status}: {res.url[:120]}")
+                    if res.status >= 400 else None)
+    browser_page.goto(base + page, wait_until="load")
+    found = browser_page.evaluate(INSPECT)
+    if found["mathErrors"]:
+        problems.append(f"{found['mathErrors']} equations with MathJax errors")
+    if found["rawTex"] or (found["math"] and not found["typeset"]):
+        problems.append(f"math not typeset ({found['rawTex']} display equations left as TeX)")
+    problems += [f"image did not load: {src}" for src in found["brokenImages"]]
+    if found["players"]:
+        problems.append(f"{found['players']} animation players without frames")
+    if found["widgetsSaved"] and not found["widgetsShown"]:
+        problems.append("saved widgets did not render")
+    shot = shots / (page.replace("/", "__").removesuffix(".html") + ".jpg")
+    browser_page.screenshot(path=str(shot), full_page=True, type="jpeg", quality=60)
+    browser_page.close()
+    return problems
+
+
+def main(html=ROOT / "_build" / "html"):
+    html = Path(html).resolve()
+    if not (html / "index.html").exists():
+        raise SystemExit(f"no built book in {html}: run `make book` first")
+    shots = html.parent / "screenshots"
+    shots.mkdir(exist_ok=True)
+    server, base = serve(html)
+    offsite = []
+    failures = {}
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport={"width": 1200, "height": 900})
+
+        def block_offsite(route):
+            if urlparse(route.request.url).hostname == "127.0.0.1":
+                return route.continue_()
+            offsite.append(route.request.url)
+            return route.abort()
+
+        context.route("**/*", block_offsite)
+        for page in pages(html):
+            problems = check_page(context, base, page, shots)
+            problems = [p for p in problems if "net::ERR_FAILED" not in p]  # the blocked off-site requests
+            if problems:
+                failures[page] = problems
+        context.close()
+    server.shutdown()
+    for page, problems in failures.items():
+        print(f"{page}:")
+        for problem in problems:
+            print(f"  {problem}")
+    for url in sorted(set(offsite)):
+        print(f"off-site request (blocked): {url}")
+    count = len(pages(html))
+    print(f"checked {count} pages in Chromium: {len(failures)} with problems, {len(set(offsite))} off-site requests; "
+          f"screenshots in {shots}")
+    return 1 if failures or offsite else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
