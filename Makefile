@@ -57,7 +57,7 @@ grade: $(VENV)/.installed
 browser: $(VENV)/.installed-test /usr/bin/chromium
 	$(BIN)/python tools/check_pages.py _build/html
 
-test: lint unit notebooks book browser student
+test: lint /usr/bin/chromium unit notebooks book browser student
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py

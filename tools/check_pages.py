@@ -3,7 +3,8 @@
 For each HTML page of ``_build/html`` (served on 127.0.0.1) it records page errors, console
 errors, failed requests and any request that leaves the machine (those are blocked), then
 checks that every equation was typeset by MathJax without an error, that every image loaded,
-that every animation player has its frames, and that saved widgets rendered.  A screenshot of
+that every animation player has its frames, that saved widgets rendered and that chapters and
+exercises offer their notebook for download; then it searches the book for a word.  A screenshot of
 each page goes to ``_build/screenshots``.  Uses Debian's ``/usr/bin/chromium`` through
 Playwright (never a downloaded browser).
 
@@ -18,8 +19,10 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urljoin, urlparse
+from urllib.request import urlopen
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +51,7 @@ INSPECT = """async () => {
 def serve(folder):
     """Serve a folder on 127.0.0.1 in a background thread; return the server and its base URL."""
     handler = functools.partial(QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -56,6 +59,12 @@ def serve(folder):
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # the browser hung up: not a page problem
+            super().handle_error(request, client_address)
 
 
 def pages(html):
@@ -87,10 +96,58 @@ def check_page(context, base, page, shots):
         problems.append(f"{found['players']} animation players without frames")
     if found["widgetsSaved"] and not found["widgetsShown"]:
         problems.append("saved widgets did not render")
+    if page.startswith(("chapters/", "exercises/")):
+        link = browser_page.locator('a[href$=".ipynb"]')
+        if not link.count():
+            problems.append("no .ipynb download link")
+        elif urlopen(urljoin(base + page, link.first.get_attribute("href"))).status != 200:
+            problems.append("the .ipynb download link is broken")
     shot = shots / (page.replace("/", "__").removesuffix(".html") + ".jpg")
     browser_page.screenshot(path=str(shot), full_page=True, type="jpeg", quality=60)
     browser_page.close()
     return problems
+
+
+def check_search(context, base, word="articulated"):
+    """Problems with the search page: it must list results for a word every chapter uses."""
+    page = context.new_page()
+    page.goto(f"{base}search.html?q={word}", wait_until="load")
+    try:
+        page.wait_for_selector("#search-results li", timeout=20000)
+    except PlaywrightTimeout:
+        return [f"searching for {word!r} found nothing"]
+    finally:
+        page.close()
+    return []
+
+
+def check_book(html, shots):
+    """Visit every page; return {page: problems} and the off-site URLs that were requested."""
+    server, base = serve(html)
+    offsite, failures = [], {}
+    try:
+        with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+            context = playwright.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport={"width": 1200, "height": 900})
+
+            def block_offsite(route):
+                if urlparse(route.request.url).hostname == "127.0.0.1":
+                    return route.continue_()
+                offsite.append(route.request.url)
+                return route.abort()
+
+            context.route("**/*", block_offsite)
+            for page in pages(html):
+                problems = [p for p in check_page(context, base, page, shots)
+                            if "net::ERR_FAILED" not in p]  # the blocked off-site requests, reported below
+                if problems:
+                    failures[page] = problems
+            if problems := check_search(context, base):
+                failures["search.html"] = problems
+            context.close()
+    finally:
+        server.shutdown()
+    return failures, sorted(set(offsite))
 
 
 def main(html=ROOT / "_build" / "html"):
@@ -99,36 +156,15 @@ def main(html=ROOT / "_build" / "html"):
         raise SystemExit(f"no built book in {html}: run `make book` first")
     shots = html.parent / "screenshots"
     shots.mkdir(exist_ok=True)
-    server, base = serve(html)
-    offsite = []
-    failures = {}
-    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport={"width": 1200, "height": 900})
-
-        def block_offsite(route):
-            if urlparse(route.request.url).hostname == "127.0.0.1":
-                return route.continue_()
-            offsite.append(route.request.url)
-            return route.abort()
-
-        context.route("**/*", block_offsite)
-        for page in pages(html):
-            problems = check_page(context, base, page, shots)
-            problems = [p for p in problems if "net::ERR_FAILED" not in p]  # the blocked off-site requests
-            if problems:
-                failures[page] = problems
-        context.close()
-    server.shutdown()
+    failures, offsite = check_book(html, shots)
     for page, problems in failures.items():
         print(f"{page}:")
         for problem in problems:
             print(f"  {problem}")
-    for url in sorted(set(offsite)):
+    for url in offsite:
         print(f"off-site request (blocked): {url}")
-    count = len(pages(html))
-    print(f"checked {count} pages in Chromium: {len(failures)} with problems, {len(set(offsite))} off-site requests; "
-          f"screenshots in {shots}")
+    print(f"checked {len(pages(html))} pages in Chromium: {len(failures)} with problems, "
+          f"{len(offsite)} off-site requests; screenshots in {shots}")
     return 1 if failures or offsite else 0
 
 

@@ -1,0 +1,39 @@
+"""The browser check finds what a reader would see broken (it needs Debian's chromium)."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="make installs chromium first")
+
+BROKEN = """<html><head><script src="https://cdn.example.com/x.js"></script></head><body>
+<div class="math">\\[ x^2 \\]</div><img src="missing.png">
+<script>console.error("boom"); undefinedFunction();</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def check_pages():
+    spec = importlib.util.spec_from_file_location("check_pages", ROOT / "tools" / "check_pages.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["check_pages"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_broken_page_is_reported_on_every_count(tmp_path, check_pages):
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "index.html").write_text('<meta http-equiv="Refresh" content="0; url=chapters/bad.html" />')
+    (tmp_path / "chapters" / "bad.html").write_text(BROKEN)
+    (tmp_path / "search.html").write_text('<div id="search-results"></div>')
+    failures, offsite = check_pages.check_book(tmp_path, tmp_path)
+    found = "\n".join(failures["chapters/bad.html"])
+    for problem in ("console error: boom", "page error: undefinedFunction", "HTTP 404", "math not typeset",
+                    "image did not load", "no .ipynb download link"):
+        assert problem in found
+    assert failures["search.html"] == ["searching for 'articulated' found nothing"]
+    assert offsite == ["https://cdn.example.com/x.js"]
+    assert (tmp_path / "chapters__bad.jpg").exists()
+    assert list(failures) == ["chapters/bad.html", "search.html"]  # the redirect page is not visited
