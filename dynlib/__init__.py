@@ -130,6 +130,7 @@ from .rotations import (
     random_rotation,
     rotation_about_axis,
     rotation_from_quaternion,
+    rotation_from_rpy,
     unit_axis,
 )
 from .screws import (
@@ -164,5 +165,6 @@ from .spatial import (
     skew,
     unskew,
 )
+from .urdf import kuka_iiwa14, load_urdf
 
 __version__ = "0.1.0"

@@ -16,6 +16,7 @@ from .spatial import skew
 
 __all__ = [
     "rotation_about_axis",
+    "rotation_from_rpy",
     "unit_axis",
     "rotation_from_quaternion",
     "quaternion_from_rotation",
@@ -88,6 +89,32 @@ def rotation_about_axis(axis, angle):
         g = exact(g)
     c, s = cos(angle), sin(angle)
     return (1 - c) * np.outer(g, g) + c * np.eye(3, dtype=int) + s * skew(g)
+
+
+def rotation_from_rpy(roll, pitch, yaw):
+    """Rotation from roll, pitch and yaw about the fixed x, y and z axes (the URDF convention).
+
+    ``R = Rz(yaw) Ry(pitch) Rx(roll)``: roll about x first, then pitch about the original y,
+    then yaw about the original z.
+
+    Parameters
+    ----------
+    roll, pitch, yaw : float or sympy expression
+        Angles in radians.
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> R = rotation_from_rpy(np.pi / 2, 0, np.pi)
+    >>> bool(np.allclose(R @ [0, 0, 1], [0, 1, 0]))
+    True
+    """
+    return (rotation_about_axis([0, 0, 1], yaw) @ rotation_about_axis([0, 1, 0], pitch)
+            @ rotation_about_axis([1, 0, 0], roll))
 
 
 def check_unit_quaternion(q, name="quaternion"):

@@ -19,6 +19,7 @@ SECTIONS = [
     ("joints", "Joints"),
     ("model", "The model"),
     ("builders", "Model builders"),
+    ("urdf", "Robots from URDF files"),
     ("mechanisms", "Closed mechanisms"),
     ("kinematics", "Kinematics"),
     ("energy", "Energy and momentum"),
