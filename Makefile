@@ -6,10 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book test unit notebooks lint student grade browser bench clean help
+.PHONY: book pdf test unit notebooks lint student grade browser bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
+	@echo "make pdf    build the whole book as a PDF (LaTeX) into _build/latex/book.pdf"
 	@echo "make test   run every check (lint, unit tests and docstring examples, notebooks, book build)"
 	@echo "make browser  visit every built page in headless Chromium (screenshots in _build/screenshots)"
 	@echo "make student  student notebooks and a student book without solutions, in _build/student"
@@ -50,6 +51,16 @@ grade: $(VENV)/.installed
 	@test -n "$(NOTEBOOKS)" || (echo "usage: make grade NOTEBOOKS='a.ipynb b.ipynb'" && exit 2)
 	$(BIN)/python tools/coursework.py grade $(NOTEBOOKS)
 
+# XeLaTeX and fonts from Debian for the PDF; installed here when missing.
+TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended texlive-xetex \
+	latexmk lmodern tex-gyre fonts-freefont-otf
+/usr/bin/latexmk:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(TEX_PACKAGES)
+
+pdf: $(VENV)/.installed /usr/bin/latexmk
+	$(BIN)/jupyter-book build . --builder pdflatex $(BOOK_FLAGS)
+	@test -s _build/latex/book.pdf && echo "The PDF is built: $(CURDIR)/_build/latex/book.pdf"
+
 # Headless Chromium from Debian (never a downloaded browser); installed here when missing.
 /usr/bin/chromium:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
@@ -57,7 +68,7 @@ grade: $(VENV)/.installed
 browser: $(VENV)/.installed-test /usr/bin/chromium
 	$(BIN)/python tools/check_pages.py _build/html
 
-test: lint /usr/bin/chromium unit notebooks book browser student
+test: lint /usr/bin/chromium unit notebooks book browser student pdf
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py

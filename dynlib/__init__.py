@@ -92,6 +92,7 @@ from .liegroup import (
     rotation_translation,
     vee,
 )
+from .listing import show_source
 from .mass_matrix import crba, forward_dynamics_crba
 from .mechanisms import Mechanism, four_bar, piston_crank
 from .mobility import Mobility, MobilityStep, articulated_mobility, mobility_steps, split_chain_dynamics

@@ -32,6 +32,7 @@ SECTIONS = [
     ("constrained_dynamics", "Constrained dynamics"),
     ("simulation", "Simulation"),
     ("checks", "Comparisons for checks"),
+    ("listing", "Showing the library's source"),
     ("plotting", "Drawing (``dynlib.plotting``)"),
     ("exercises", "Feedback for exercises (``dynlib.exercises``)"),
 ]
