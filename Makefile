@@ -29,7 +29,18 @@ $(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	touch $@
 
-book: $(VENV)/.installed
+# The widget manager and require.js, served from the book itself so saved widgets render
+# offline; fetched once from the npm registry.
+WIDGETS_JS := book/vendor/widgets
+$(WIDGETS_JS)/embed-amd.js:
+	rm -rf $(WIDGETS_JS) _build/npm && mkdir -p $(WIDGETS_JS) _build/npm
+	cd _build/npm && npm pack --silent @jupyter-widgets/html-manager@1.0.6 requirejs@2.3.4 >/dev/null
+	tar xzf _build/npm/jupyter-widgets-html-manager-1.0.6.tgz -C _build/npm
+	tar xzf _build/npm/requirejs-2.3.4.tgz -C _build/npm
+	cp _build/npm/package/dist/* $(WIDGETS_JS)/
+	cp _build/npm/package/require.js $(WIDGETS_JS)/require.js
+
+book: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/jupyter-book build . $(BOOK_FLAGS)
 	@echo
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html in a browser."

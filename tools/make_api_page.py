@@ -34,9 +34,10 @@ SECTIONS = [
     ("checks", "Comparisons for checks"),
     ("listing", "Showing the library's source"),
     ("plotting", "Drawing (``dynlib.plotting``)"),
+    ("widgets", "Interactive explorers (``dynlib.widgets``)"),
     ("exercises", "Feedback for exercises (``dynlib.exercises``)"),
 ]
-SUBMODULES = {"plotting", "exercises"}  # imported on their own, not re-exported by dynlib
+SUBMODULES = {"plotting", "widgets", "exercises"}  # imported on their own, not re-exported by dynlib
 
 INTRO = """# API reference
 

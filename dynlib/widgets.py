@@ -1,0 +1,219 @@
+"""Interactive explorers for the chapters (ipywidgets + matplotlib), and the drawings behind them.
+
+Each explorer is a set of sliders around one drawing function.  The drawing functions are
+plain matplotlib and are what the book's static figures use too, so a reader without a
+kernel sees the same picture for a sweep of slider values.  Import explicitly
+(``import dynlib.widgets as dw``); the rest of dynlib does not need ipywidgets.
+
+Chapter: *Screws, twists and wrenches* (the twist explorer); *Projective geometry and
+subspace decompositions* (the strike explorer).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._backend import as_array, as_vector
+from .conventions import planar_matrix
+from .plotting import draw_screw_axis, draw_vectors, set_axes_equal
+from .projective import homogeneous_line, homogeneous_point, percussion_axis, twist_of_point, wrench_of_line
+from .screws import screw_of_twist
+
+__all__ = ["twist_field", "draw_twist", "twist_explorer", "pinned_strike", "draw_strike", "strike_explorer"]
+
+
+def twist_field(twist, extent=1.0, per_side=3):
+    """Velocities ``v(p) = v_O + w x p`` of a twist at a cube of grid points around the origin.
+
+    Parameters
+    ----------
+    twist : array_like, shape (6,)
+        ``[v_O; w]``.
+    extent : float
+        Half the side of the cube.
+    per_side : int
+        Grid points per side (at least 2).
+
+    Returns
+    -------
+    points, velocities : ndarray, shape (per_side**3, 3)
+
+    Examples
+    --------
+    >>> points, velocities = twist_field([0, 0, 0, 0, 0, 1.0], per_side=2)
+    >>> bool(np.allclose(velocities, np.cross([0, 0, 1.0], points)))
+    True
+    """
+    twist = as_vector(twist, 6, "twist").astype(float)
+    if int(per_side) < 2 or not extent > 0:
+        raise ValueError(f"per_side must be at least 2 and extent positive, got {per_side} and {extent}")
+    axis = np.linspace(-extent, extent, int(per_side))
+    points = np.array(np.meshgrid(axis, axis, axis, indexing="ij")).reshape(3, -1).T
+    return points, twist[:3] + np.cross(twist[3:], points)
+
+
+def draw_twist(ax, twist, extent=1.0):
+    """Draw a twist as its screw axis and the velocity field it gives the points around it.
+
+    Parameters
+    ----------
+    ax : Axes3D
+    twist : array_like, shape (6,)
+        Non-zero.
+    extent : float
+        Half the side of the cube of points drawn.
+
+    Returns
+    -------
+    Screw
+        Axis, pitch and magnitude (see :func:`dynlib.screw_of_twist`).
+    """
+    screw = screw_of_twist(twist)
+    points, velocities = twist_field(twist, extent)
+    speed = np.linalg.norm(velocities, axis=1).max()
+    draw_vectors(ax, points, velocities, scale=0.5 * extent / max(speed, 1e-12), colour="tab:blue",
+                 label="velocity of points")
+    if np.isfinite(screw.pitch):
+        draw_screw_axis(ax, screw, half_length=1.5 * extent, label=f"screw axis, pitch {screw.pitch:.2f}")
+    ax.set_xlim(-1.5 * extent, 1.5 * extent)
+    ax.set_ylim(-1.5 * extent, 1.5 * extent)
+    ax.set_zlim(-1.5 * extent, 1.5 * extent)
+    set_axes_equal(ax)
+    ax.legend(loc="upper left", fontsize=8)
+    return screw
+
+
+def twist_explorer():
+    """Sliders for the six components of a twist; shows its screw axis, pitch and velocity field.
+
+    Returns
+    -------
+    ipywidgets.interactive
+        Display it in a notebook with a live kernel.
+    """
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    def show(vx=0.0, vy=0.5, vz=0.3, wx=0.0, wy=0.0, wz=1.0):
+        twist = np.array([vx, vy, vz, wx, wy, wz])
+        if not np.any(twist):
+            print("A zero twist has no screw: move a slider.")
+            return
+        fig = plt.figure(figsize=(5, 4.5))
+        screw = draw_twist(fig.add_subplot(projection="3d"), twist)
+        plt.show()
+        print(f"pitch h = w.v_O/|w|^2 = {screw.pitch:.3f} m/rad; axis through {np.round(screw.point, 3)} "
+              f"along {np.round(screw.direction, 3)}")
+
+    slider = dict(min=-1.0, max=1.0, step=0.05, continuous_update=False)
+    return widgets.interactive(show, **{name: widgets.FloatSlider(value=value, description=name, **slider)
+                                        for name, value in (("vx", 0.0), ("vy", 0.5), ("vz", 0.3),
+                                                            ("wx", 0.0), ("wy", 0.0), ("wz", 1.0))})
+
+
+def pinned_strike(I, pivot, impulse):
+    """A planar body pinned at ``pivot`` and struck by an impulse: its spin and the pin's reaction.
+
+    The body can only turn about the pivot, with the unit twist ``s`` of that point.  The
+    impulse gives it the spin ``w = s.f / (s.I s)`` (the component of the impulse that does
+    work on ``s``, over the inertia that ``s`` feels); the pin supplies what the momentum
+    ``I s w`` needs beyond the impulse, ``r = I s w - f``.  The reaction vanishes exactly when
+    the impulse acts along the axis of percussion of the pivot.
+
+    Parameters
+    ----------
+    I : array_like, shape (3, 3) or (6, 6)
+        Planar inertia ``(vx, vy, wz)`` about the world origin, or a spatial one.
+    pivot : array_like, shape (2,)
+    impulse : array_like, shape (3,)
+        Planar impulse ``(Jx, Jy, Jz_moment)`` about the world origin.
+
+    Returns
+    -------
+    spin : float
+        Angular velocity after the strike (from rest).
+    reaction : ndarray, shape (3,)
+        Impulse of the pin on the body, about the world origin.
+
+    Examples
+    --------
+    >>> import dynlib as dl
+    >>> rod = dl.spatial_inertia(1.0, [0.5, 0, 0], np.diag([1e-4, 1 / 12, 1 / 12]))   # pinned at x = 0
+    >>> at_two_thirds = dl.wrench_of_line(dl.homogeneous_line([2 / 3, 0], [0, 1]))
+    >>> spin, reaction = pinned_strike(rod, [0, 0], at_two_thirds)
+    >>> round(spin, 6), bool(np.allclose(reaction, 0))
+    (2.0, True)
+    """
+    I = as_array(I, "I").astype(float)
+    I = planar_matrix(I) if I.shape == (6, 6) else I
+    f = as_vector(impulse, 3, "impulse").astype(float)
+    s = twist_of_point(homogeneous_point(as_vector(pivot, 2, "pivot").astype(float)))
+    spin = float(s @ f / (s @ I @ s))
+    return spin, I @ s * spin - f
+
+
+def draw_strike(ax, length=1.0, mass=1.0, distance=0.5):
+    """Draw a uniform rod pinned at its end and struck square at ``distance`` from the pin.
+
+    Shows the impulse, the pin's reaction impulse and the rod's axis of percussion.
+
+    Parameters
+    ----------
+    ax : Axes
+    length, mass : float
+        The rod lies from the pin at the origin along +x.
+    distance : float
+        Where the unit impulse (along +y) strikes, from the pin.
+
+    Returns
+    -------
+    spin : float
+        Angular velocity after the strike.
+    reaction : ndarray, shape (3,)
+        The pin's reaction impulse ``(Rx, Ry, moment)`` about the origin.
+    """
+    from .inertia import spatial_inertia
+
+    rod = spatial_inertia(mass, [length / 2, 0, 0], np.diag([1e-6, 1.0, 1.0]) * mass * length**2 / 12)
+    impulse = wrench_of_line(homogeneous_line([distance, 0.0], [0.0, 1.0]))
+    spin, reaction = pinned_strike(rod, [0.0, 0.0], impulse)
+    sweet = percussion_axis(rod, [0.0, 0.0])
+    ax.plot([0, length], [0, 0], color="0.2", lw=6, solid_capstyle="round")
+    ax.plot(0, 0, "o", color="white", mec="0.2", ms=10, zorder=3)
+    ax.annotate("", xy=(distance, 0), xytext=(distance, -0.5), arrowprops=dict(color="tab:red", width=2))
+    if abs(reaction[1]) > 1e-9:
+        ax.annotate("", xy=(0, reaction[1] * 0.5), xytext=(0, 0), arrowprops=dict(color="tab:purple", width=2))
+    sweet_x = -sweet[0] / sweet[1] if abs(sweet[1]) > 1e-12 else np.nan
+    ax.axvline(sweet_x, color="tab:green", ls="--", lw=1, label=f"axis of percussion, x = {sweet_x:.3f}")
+    ax.plot([], [], color="tab:red", lw=3, label="impulse 1 N s")
+    ax.plot([], [], color="tab:purple", lw=3, label=f"pin reaction {reaction[1]:+.3f} N s")
+    ax.set_xlim(-0.3 * length, 1.2 * length)
+    ax.set_ylim(-0.7, 0.7)
+    ax.set_aspect("equal")
+    ax.legend(loc="upper left", fontsize=8)
+    return spin, reaction
+
+
+def strike_explorer(length=1.0, mass=1.0):
+    """A slider for where a pinned rod is struck; shows the pin's reaction and the sweet spot.
+
+    Parameters
+    ----------
+    length, mass : float
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    def show(distance=0.5):
+        fig, ax = plt.subplots(figsize=(6, 3))
+        spin, reaction = draw_strike(ax, length, mass, distance)
+        plt.show()
+        print(f"spin after the strike {spin:.3f} rad/s; pin reaction {reaction[1]:+.3f} N s")
+
+    return widgets.interactive(show, distance=widgets.FloatSlider(
+        value=0.5 * length, min=0.05 * length, max=length, step=0.01 * length, continuous_update=False,
+        description="strike at"))

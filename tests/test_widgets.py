@@ -1,0 +1,50 @@
+"""The explorers' drawings compute the right physics, and the explorers build and update headless."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import dynlib.widgets as dw
+
+from conftest import assert_close
+
+
+def test_twist_field_is_the_velocity_of_each_point(rng):
+    twist = rng.normal(size=6)
+    points, velocities = dw.twist_field(twist, extent=2.0, per_side=3)
+    assert points.shape == (27, 3)
+    for p, v in zip(points, velocities):
+        assert_close(v, twist[:3] + np.cross(twist[3:], p))
+    with pytest.raises(ValueError, match="per_side must be at least 2"):
+        dw.twist_field(twist, per_side=1)
+
+
+def test_a_point_on_the_screw_axis_moves_along_it_at_pitch_times_spin(rng):
+    twist = rng.normal(size=6)
+    fig = plt.figure()
+    screw = dw.draw_twist(fig.add_subplot(projection="3d"), twist)
+    v_axis = twist[:3] + np.cross(twist[3:], screw.point)
+    assert_close(v_axis, screw.pitch * twist[3:])
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("distance", [0.1, 0.4, 2 / 3, 0.9])
+def test_pin_reaction_matches_the_rod_formula_and_vanishes_at_two_thirds(distance):
+    m, L = 2.0, 1.5
+    fig, ax = plt.subplots()
+    spin, reaction = dw.draw_strike(ax, L, m, distance * L)
+    plt.close(fig)
+    assert spin == pytest.approx(distance * L / (m * L**2 / 3))       # J d = I_pin w, J = 1
+    assert reaction[1] == pytest.approx(1.5 * distance - 1, abs=1e-9)  # R = J (3d / 2L - 1)
+    assert reaction[0] == pytest.approx(0, abs=1e-12)
+
+
+def test_explorers_build_and_redraw_without_a_browser():
+    explorer = dw.twist_explorer()
+    assert [child.description for child in explorer.children[:6]] == ["vx", "vy", "vz", "wx", "wy", "wz"]
+    explorer.children[5].value = 0.0
+    explorer.update()
+    strike = dw.strike_explorer()
+    strike.children[0].value = 0.3
+    strike.update()
+    plt.close("all")
