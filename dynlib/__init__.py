@@ -14,13 +14,20 @@ from .builders import (
     serial_chain,
 )
 from .checks import exactly_zero, relative_close
-from .constrained_dynamics import constrained_forward_dynamics, constrained_inverse_dynamics
+from .constrained_dynamics import (
+    StackedDynamics,
+    constrained_forward_dynamics,
+    constrained_inverse_dynamics,
+    stacked_forward_dynamics,
+    stacked_system,
+)
 from .constraints import (
     PLANAR_POINT_AXES,
     LoopConstraint,
     constraint_bias,
     constraint_jacobian,
     constraint_residual,
+    dependent_motion,
     project_configuration,
     project_velocity,
 )
@@ -66,7 +73,7 @@ from .inertia import (
     spatial_inertia,
     transform_inertia,
 )
-from .inverse_dynamics import bias_forces, check_external_forces, rnea
+from .inverse_dynamics import bias_forces, check_external_forces, joint_wrenches, rnea, rnea_vectors
 from .joints import JOINT_KINDS, Joint, fixed, free, helical, prismatic, revolute, spherical, translational
 from .kinematics import (
     Kinematics,
@@ -93,9 +100,20 @@ from .liegroup import (
     vee,
 )
 from .listing import show_source
-from .mass_matrix import crba, forward_dynamics_crba
-from .mechanisms import Mechanism, four_bar, piston_crank
-from .mobility import Mobility, MobilityStep, articulated_mobility, mobility_steps, split_chain_dynamics
+from .mass_matrix import composite_inertias, crba, forward_dynamics_crba
+from .mechanisms import Mechanism, body_outlines, four_bar, piston_crank, prescribed_motion
+from .mobility import (
+    Mobility,
+    MobilityEllipse,
+    MobilitySpectrum,
+    MobilityStep,
+    articulated_mobility,
+    mobility_ellipse,
+    mobility_spectrum,
+    mobility_steps,
+    point_mobility,
+    split_chain_dynamics,
+)
 from .model import (
     Model,
     check_configuration,
@@ -151,6 +169,7 @@ from .simulation import (
     PlaneContact,
     Trajectory,
     simulate,
+    step_explicit_euler,
     step_rk4,
     step_semi_implicit_euler,
 )

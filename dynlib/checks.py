@@ -76,10 +76,21 @@ def exactly_zero(expressions):
     >>> t = sympy.Symbol("t")
     >>> exactly_zero([sympy.sin(t) ** 2 + sympy.cos(t) ** 2 - 1, 0]) and not exactly_zero(t)
     True
+    >>> exactly_zero(sympy.cos(t) / sympy.sqrt(sympy.sin(t) ** 2 + sympy.cos(t) ** 2) - sympy.cos(t))
+    True
     """
     sp = _sympy()
     for e in np.ravel(np.asarray(expressions, dtype=object)):
         e = sp.sympify(e)
-        if sp.expand(e) != 0 and _trig_normal_form(e) != 0 and sp.simplify(e) != 0:
+        if sp.expand(e) != 0 and _trig_normal_form_is_not_zero(e) and sp.simplify(e) != 0:
             return False
     return True
+
+
+def _trig_normal_form_is_not_zero(e):
+    """The normal form is not zero, or it does not apply (sin/cos under a root or in a denominator)."""
+    sp = _sympy()
+    try:
+        return _trig_normal_form(e) != 0
+    except sp.PolynomialError:
+        return True

@@ -7,8 +7,8 @@ and/or the two bodies to keep their relative orientation about chosen world axes
 the constraints read ``phi(q) = 0`` and, differentiated, ``A(q) qd = 0`` and
 ``A qdd + dA/dt qd = 0``.
 
-Chapter: *Constrained chains*; Kim (2012) §3 (eqs. 54-55); Alexiou (1999) "Contacts Between
-Bodies", "Planar Constrained Example".
+Chapter: *Constrained chains: loops, multipliers and actuation*; Kim (2012) §3 (eqs. 54-55);
+Alexiou (1999) "Contacts Between Bodies", "Planar Constrained Example".
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._backend import as_array, solve_spd
+from ._backend import as_array, is_symbolic, solve, solve_spd, zeros
 from .kinematics import _world_jacobian, forward_kinematics, marker_motion
 from .liegroup import log_so3
 from .mass_matrix import crba
@@ -31,6 +31,7 @@ __all__ = [
     "constraint_bias",
     "project_configuration",
     "project_velocity",
+    "dependent_motion",
 ]
 
 PLANAR_POINT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))  # x and y rows: a planar pin joint
@@ -136,15 +137,7 @@ def constraint_residual(model, q, constraints):
     ndarray, shape (m,)
     """
     constraints = _check_constraints(model, constraints)
-    kin = forward_kinematics(model, q)
-    rows = []
-    for c in constraints:
-        xa, _, _, Ra, _, _ = _side(model, kin, c.body_a, c.point_a)
-        xb, _, _, Rb, _, _ = _side(model, kin, c.body_b, c.point_b)
-        rows.append(c.linear_axes @ (xa - xb))
-        if len(c.angular_axes):
-            rows.append(c.angular_axes @ log_so3(Ra @ c.rotation_ab @ Rb.T))
-    return np.concatenate(rows)
+    return _residual(model, forward_kinematics(model, q), constraints)
 
 
 def constraint_jacobian(model, q, constraints):
@@ -165,19 +158,7 @@ def constraint_jacobian(model, q, constraints):
     Kim (2012) eq. 55.
     """
     constraints = _check_constraints(model, constraints)
-    kin = forward_kinematics(model, q)
-    rows = []
-    for c in constraints:
-        J = np.zeros((6, model.nv))
-        for body, point, sign in ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0)):
-            if body < 0:
-                continue
-            Jb = _world_jacobian(model, kin, body)
-            x = kin.p[body] + kin.R[body] @ point
-            J[:3] += sign * (Jb[:3] - skew(x) @ Jb[3:])  # velocity of the point
-            J[3:] += sign * Jb[3:]  # angular velocity
-        rows += [c.linear_axes @ J[:3], c.angular_axes @ J[3:]]
-    return np.concatenate(rows)
+    return _jacobian(model, forward_kinematics(model, q), constraints)
 
 
 def constraint_bias(model, q, qd, constraints):
@@ -197,7 +178,37 @@ def constraint_bias(model, q, qd, constraints):
     """
     constraints = _check_constraints(model, constraints)
     qd = check_velocity(model, qd, "qd")
-    kin = forward_kinematics(model, q, qd, np.zeros(model.nv))
+    return _bias(model, forward_kinematics(model, q, qd, np.zeros(model.nv)), constraints)
+
+
+def _residual(model, kin, constraints):
+    rows = []
+    for c in constraints:
+        xa, _, _, Ra, _, _ = _side(model, kin, c.body_a, c.point_a)
+        xb, _, _, Rb, _, _ = _side(model, kin, c.body_b, c.point_b)
+        rows.append(c.linear_axes @ (xa - xb))
+        if len(c.angular_axes):
+            rows.append(c.angular_axes @ log_so3(Ra @ c.rotation_ab @ Rb.T))
+    return np.concatenate(rows)
+
+
+def _jacobian(model, kin, constraints):
+    rows = []
+    for c in constraints:
+        J = zeros((6, model.nv), is_symbolic(kin.R))
+        for body, point, sign in ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0)):
+            if body < 0:
+                continue
+            Jb = _world_jacobian(model, kin, body)
+            x = kin.p[body] + kin.R[body] @ point
+            J[:3] += sign * (Jb[:3] - skew(x) @ Jb[3:])  # velocity of the point
+            J[3:] += sign * Jb[3:]  # angular velocity
+        rows += [c.linear_axes @ J[:3], c.angular_axes @ J[3:]]
+    return np.concatenate(rows)
+
+
+def _bias(model, kin, constraints):
+    """Needs ``kin`` computed with ``qdd = 0``."""
     rows = []
     for c in constraints:
         _, _, xdd_a, _, _, alpha_a = _side(model, kin, c.body_a, c.point_a)
@@ -238,6 +249,7 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12, max_iterat
         A = constraint_jacobian(model, q, constraints)
         A[:, list(fixed)] = 0.0
         step = -np.linalg.lstsq(A, phi, rcond=None)[0]
+        step[list(fixed)] = 0.0  # exactly, not to round-off
         q = integrate(model, q, step)
     raise ValueError(
         f"the constraints could not be satisfied from this configuration (max |phi| = {np.abs(phi).max():.3g} "
@@ -266,3 +278,61 @@ def project_velocity(model, q, qd, constraints):
     A = constraint_jacobian(model, q, constraints)
     Hinv_AT = solve_spd(crba(model, q), A.T, "the mass matrix H")
     return qd - Hinv_AT @ np.linalg.lstsq(A @ Hinv_AT, A @ qd, rcond=None)[0]
+
+
+def dependent_motion(model, q, constraints, independent, qd_independent, qdd_independent=None):
+    """Velocities and accelerations of every joint when those of the independent joints are given.
+
+    Coordinate partitioning: the columns of ``A`` split into independent (i) and dependent (d)
+    ones, and the velocity and acceleration constraints are solved for the dependent rates::
+
+        A_d qd_d  = -A_i qd_i
+        A_d qdd_d = -A_i qdd_i - dA/dt qd
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+        A configuration that satisfies the constraints.
+    constraints : sequence of LoopConstraint
+    independent : sequence of int
+        Velocity indices of the independent coordinates (as many as the degrees of freedom).
+    qd_independent : array_like, shape (len(independent),)
+    qdd_independent : array_like, shape (len(independent),), optional
+
+    Returns
+    -------
+    qd : ndarray, shape (nv,)
+    qdd : ndarray, shape (nv,), or None if ``qdd_independent`` is not given
+
+    Raises
+    ------
+    ValueError
+        If ``A_d`` is not square (the independent coordinates do not match the degrees of
+        freedom) or is singular (the mechanism is at a singular configuration, or these
+        coordinates cannot drive it there).
+
+    References
+    ----------
+    Kim (2012) eq. 55 and its time derivative; Wehage and Haug (1982), coordinate partitioning.
+    """
+    constraints = _check_constraints(model, constraints)
+    ind = np.asarray(independent, dtype=int).reshape(-1)
+    dep = np.setdiff1d(np.arange(model.nv), ind)
+    kin = forward_kinematics(model, q)
+    A = _jacobian(model, kin, constraints)
+    if A.shape[0] != len(dep) or len(np.unique(ind)) != len(ind) or not np.all((0 <= ind) & (ind < model.nv)):
+        raise ValueError(
+            f"independent must name {model.nv - A.shape[0]} distinct velocity indices in [0, {model.nv}) "
+            f"(nv minus the {A.shape[0]} constraints), got {ind.tolist()}"
+        )
+    qd = np.zeros(model.nv)
+    qd[ind] = qd_independent
+    qd[dep] = solve(A[:, dep], -A[:, ind] @ qd[ind], "the dependent block A_d of the constraint Jacobian")
+    if qdd_independent is None:
+        return qd, None
+    qdd = np.zeros(model.nv)
+    qdd[ind] = qdd_independent
+    bias = _bias(model, forward_kinematics(model, q, qd, np.zeros(model.nv)), constraints)
+    qdd[dep] = solve(A[:, dep], -A[:, ind] @ qdd[ind] - bias, "the dependent block A_d of the constraint Jacobian")
+    return qd, qdd

@@ -4,8 +4,9 @@ Each exercise's check cell calls one of these.  On success it prints one line; o
 raises :class:`ExerciseFeedback` (an ``AssertionError``) whose message says which case failed,
 what was expected against what was given where that does not give the answer away, and a
 hint.  An answer not written yet (a function that raises ``NotImplementedError``, a value
-left as ``...``) gets its own message.  ``tools/grade.py`` scores an exercise by whether
-its check cells pass.
+left as ``...``) gets its own message.  ``tools/coursework.py grade`` scores an exercise by
+whether its check cells pass.  The checks return None, so a check cell displays only the line
+it prints.
 
 Chapter: every exercise page; the instructors' page explains the format.
 """
@@ -48,10 +49,10 @@ def _mismatch(got, expected, rtol):
     if isinstance(expected, tuple):
         if not isinstance(got, tuple) or len(got) != len(expected):
             return f"expected a tuple of {len(expected)} results, got {type(got).__name__}"
-        for k, (g, e) in enumerate(zip(got, expected)):
+        for k, (g, e) in enumerate(zip(got, expected), start=1):
             problem = _mismatch(g, e, rtol)
             if problem:
-                return f"result {k}: {problem}"
+                return f"result {k} of {len(expected)}: {problem}"
         return None
     if _not_answered(got):
         return "no answer yet"
@@ -70,8 +71,12 @@ def _mismatch(got, expected, rtol):
     expected_array = np.asarray(expected, dtype=float)
     if got_array.shape != expected_array.shape:
         return f"expected shape {expected_array.shape}, got shape {got_array.shape}"
-    if not np.all(np.isfinite(got_array)):
-        return "contains NaN or infinity"
+    if np.any(np.isnan(got_array)):
+        return "contains NaN"
+    infinite = np.isinf(expected_array)
+    if np.any(got_array[infinite] != expected_array[infinite]) or np.any(np.isinf(got_array[~infinite])):
+        return "has infinities where none are expected, or misses one"
+    got_array, expected_array = got_array[~infinite], expected_array[~infinite]
     if relative_close(got_array, expected_array, rtol=rtol):
         return None
     if relative_close(-got_array, expected_array, rtol=rtol):
@@ -140,8 +145,8 @@ def check_function(candidate, reference, cases, name=None, rtol=1e-8, hint=None)
 
     Returns
     -------
-    int
-        The number of cases that agreed (all of them: otherwise it raises).
+    None
+        Prints one line when every case agrees.
 
     Raises
     ------
@@ -152,7 +157,6 @@ def check_function(candidate, reference, cases, name=None, rtol=1e-8, hint=None)
     --------
     >>> check_function(lambda x: 2 * x, lambda x: x + x, [("one", (1.0,)), ("two", (2.0,))], name="double")
     double: all 2 cases agree with dynlib.
-    2
     >>> check_function(lambda x: 3 * x, lambda x: x + x, [("one", (1.0,))], name="double")
     Traceback (most recent call last):
     ...
@@ -178,7 +182,6 @@ def check_function(candidate, reference, cases, name=None, rtol=1e-8, hint=None)
             message = f"{name} is wrong on {where}: {problem}.\n  expected {_show(expected)}\n  got      {_show(got)}"
             raise ExerciseFeedback(_with_hint(message, hint))
     print(f"{name}: all {len(cases)} cases agree with dynlib.")
-    return len(cases)
 
 
 def check_answer(got, expected, name, rtol=1e-8, hint=None):
@@ -200,8 +203,8 @@ def check_answer(got, expected, name, rtol=1e-8, hint=None):
 
     Returns
     -------
-    bool
-        True (otherwise it raises).
+    None
+        Prints one line when the answer is right.
 
     Raises
     ------
@@ -213,7 +216,6 @@ def check_answer(got, expected, name, rtol=1e-8, hint=None):
     >>> m, L = sympy.symbols("m L", positive=True)
     >>> check_answer(m * L**2 / 3, sympy.Rational(1, 3) * L**2 * m, "the inertia about the end")
     the inertia about the end: right.
-    True
     >>> check_answer(..., m * L**2 / 3, "the inertia about the end", hint="Use the parallel-axis theorem.")
     Traceback (most recent call last):
     ...
@@ -226,7 +228,6 @@ def check_answer(got, expected, name, rtol=1e-8, hint=None):
     if problem:
         raise ExerciseFeedback(_with_hint(f"{name}: not right yet: your answer {problem}.", hint))
     print(f"{name}: right.")
-    return True
 
 
 def check_property(holds, claim, detail="", hint=None):
@@ -244,8 +245,8 @@ def check_property(holds, claim, detail="", hint=None):
 
     Returns
     -------
-    bool
-        True (otherwise it raises).
+    None
+        Prints one line when the property holds.
 
     Raises
     ------
@@ -255,10 +256,8 @@ def check_property(holds, claim, detail="", hint=None):
     --------
     >>> check_property(abs(0.5 - 0.5) < 1e-12, "the power is zero")
     holds: the power is zero.
-    True
     """
     if not holds:
         message = f"does not hold: {claim}." + (f"\n  {detail}" if detail else "")
         raise ExerciseFeedback(_with_hint(message, hint))
     print(f"holds: {claim}.")
-    return True

@@ -6,7 +6,7 @@ back on the body with the impulse ``-n J``; the law of contact with restitution 
 fixes the magnitude ``J`` so that the speed along ``n`` after the impact is ``-epsilon``
 times the speed before.
 
-Chapter: *Articulated mobility and impulses*; Alexiou (2023) eqs. 11-29.
+Chapter: *Impulse propagation* (``ch-impulses``); Alexiou (2023) eqs. 11-40.
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ class ImpulseResponse(NamedTuple):
         Jumps of the body twists (eq. 28).
     v_impact, v_bounce : float or sympy expression
         Speed along ``n`` before and after (eqs. 20-21); ``v_bounce = -epsilon v_impact``.
+    Lambda_inv : ndarray, shape (n, 6, 6)
+        Articulated mobilities out to the contact body (eqs. 15-18), the contact body's with the
+        bodies outboard of it riding along; zero beyond it.  ``n^T Lambda_inv[k] n`` is the
+        effective mobility along the contact line (one over the effective mass).
     """
 
     J: object
@@ -52,6 +56,7 @@ class ImpulseResponse(NamedTuple):
     dv: np.ndarray
     v_impact: object
     v_bounce: object
+    Lambda_inv: np.ndarray
 
 
 def contact_line(point, direction):
@@ -133,6 +138,19 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     ----------
     Alexiou (2023) eqs. 11-29 (contact on the last body), generalised to any body of the
     chain with the outboard articulated inertia (Alexiou (1999) "Chain Splitting").
+
+    Examples
+    --------
+    A straight two-link chain turning about its base hits an obstacle above its tip:
+
+    >>> from dynlib import planar_chain
+    >>> chain = planar_chain(2, gravity=(0, 0, 0))
+    >>> n = contact_line([2.0, 0.0, 0.0], [0.0, 1.0, 0.0])
+    >>> res = impulse_propagation(chain, [0.0, 0.0], [1.0, 0.0], n, 0.5)
+    >>> bool(np.isclose(res.v_bounce, -0.5 * res.v_impact))
+    True
+    >>> bool(np.allclose(res.dqd, contact_impulse(chain, [0.0, 0.0], [1.0, 0.0], n, 0.5, 1)[1]))
+    True
     """
     _require_chain(model, "impulse propagation")
     k = model.n_bodies - 1 if body is None else body
@@ -178,7 +196,7 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
         if i > k:
             ell[i] = IA[i] @ dv[i]
         dv_prev = dv[i]
-    return ImpulseResponse(J, Phi, ell, dqd, dv, v_impact, n @ (kin.v[k] + dv[k]))
+    return ImpulseResponse(J, Phi, ell, dqd, dv, v_impact, n @ (kin.v[k] + dv[k]), Lambda_inv)
 
 
 def contact_impulse(model, q, qd, contact, epsilon, body):

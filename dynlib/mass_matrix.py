@@ -1,7 +1,9 @@
 """The joint-space inertia (mass) matrix by the composite-rigid-body algorithm, and forward
 dynamics by a Cholesky solve with it (the cross-check of the articulated-body algorithm).
 
-Chapter: *The mass matrix and forward dynamics*; Featherstone (2008) §6.2.
+Chapter: *Inverse dynamics: the recursive Newton–Euler algorithm* (``ch-inverse-dynamics``), section
+on the mass matrix; Featherstone (2008) §6.2, Table 6.2 (here in world coordinates); Kim (2012)
+eq. 32 (``M qdd + b = tau``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,43 @@ from .inverse_dynamics import bias_forces
 from .kinematics import forward_kinematics
 from .model import check_velocity
 
-__all__ = ["crba", "forward_dynamics_crba"]
+__all__ = ["composite_inertias", "crba", "forward_dynamics_crba"]
+
+
+def composite_inertias(model, kin):
+    """World-frame inertia of every subtree frozen into one rigid body: ``Ic_i = I_i + sum Ic_children``.
+
+    Parameters
+    ----------
+    model : Model
+    kin : Kinematics
+        From :func:`dynlib.forward_kinematics` for the same configuration.
+
+    Returns
+    -------
+    ndarray, shape (n, 6, 6)
+        ``Ic[i]`` is the sum of the world-frame inertias of body ``i`` and all its
+        descendants (world frame, about the origin, so inertias simply add).
+
+    References
+    ----------
+    Featherstone (2008) §6.2 (composite rigid bodies).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import forward_kinematics, planar_chain, world_inertias
+    >>> model = planar_chain(3)
+    >>> kin = forward_kinematics(model, [0.1, 0.2, 0.3])
+    >>> bool(np.allclose(composite_inertias(model, kin)[0], world_inertias(model, kin).sum(axis=0)))
+    True
+    """
+    symbolic = model.symbolic or is_symbolic(kin.R)
+    Ic = world_inertias(model.exact() if symbolic else model, kin).copy()
+    for i in reversed(range(model.n_bodies)):  # tips to base
+        if model.parent[i] >= 0:
+            Ic[model.parent[i]] += Ic[i]
+    return Ic
 
 
 def crba(model, q):
@@ -38,7 +76,8 @@ def crba(model, q):
 
     References
     ----------
-    Featherstone (2008) §6.2, Table 6.2 (world-frame form: no transforms needed).
+    Featherstone (2008) §6.2, Table 6.2 (world-frame form: no transforms needed); Kim (2012)
+    eq. 32.
 
     Examples
     --------
@@ -49,13 +88,9 @@ def crba(model, q):
     True
     """
     kin = forward_kinematics(model, q)
-    symbolic = model.symbolic or is_symbolic(kin.R)
-    Ic = world_inertias(model.exact() if symbolic else model, kin).copy()
-    for i in reversed(range(model.n_bodies)):  # composite inertias, tips to base
-        if model.parent[i] >= 0:
-            Ic[model.parent[i]] += Ic[i]
-    H = zeros((model.nv, model.nv), symbolic)
-    for i in range(model.n_bodies):
+    Ic = composite_inertias(model, kin)  # composite inertias, tips to base
+    H = zeros((model.nv, model.nv), Ic.dtype == object)
+    for i in range(model.n_bodies):  # a unit acceleration of joint i loads every joint on its path to the base
         F = Ic[i] @ kin.s[i]
         vi = model.v_slices[i]
         H[vi, vi] = kin.s[i].T @ F

@@ -1,6 +1,8 @@
-"""Closed mechanisms: an open tree, the loop constraints that close it, and an assembled configuration.
+"""Closed mechanisms: an open tree, the loop constraints that close it, and an assembled configuration;
+driving one by a prescribed input motion, and the outline of its links for drawing.
 
-Chapter: *Constrained chains*; Kim (2012) §3; Alexiou (1999) "Planar Constrained Example".
+Chapter: *Constrained chains: loops, multipliers and actuation*; Kim (2012) §3;
+Alexiou (1999) "Planar Constrained Example".
 """
 
 from __future__ import annotations
@@ -9,13 +11,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .constraints import PLANAR_POINT_AXES, LoopConstraint, project_configuration
+from .constraints import PLANAR_POINT_AXES, LoopConstraint, dependent_motion, project_configuration
 from .inertia import planar_link_inertia, spatial_inertia
 from .joints import Joint
+from .kinematics import forward_kinematics
 from .liegroup import homogeneous
 from .model import DEFAULT_GRAVITY, Model
 
-__all__ = ["Mechanism", "four_bar", "piston_crank"]
+__all__ = ["Mechanism", "four_bar", "piston_crank", "prescribed_motion", "body_outlines"]
 
 
 class Mechanism(NamedTuple):
@@ -117,3 +120,79 @@ def piston_crank(crank=0.5, rod=1.5, masses=(1.0, 0.8, 0.6), crank_angle=np.pi /
     guess = np.array([crank_angle, -crank_angle - np.arcsin(crank * np.sin(crank_angle) / rod), x])
     q0 = project_configuration(model, guess, [pin], fixed=[0])
     return Mechanism(model, [pin], q0)
+
+
+def prescribed_motion(mechanism, values, rates, accelerations, coordinate=0):
+    """Drive a one-degree-of-freedom mechanism through a prescribed motion of one joint.
+
+    At each sample the configuration is closed by :func:`project_configuration` with the
+    driving coordinate held (starting from the previous sample, so the mechanism stays in
+    one assembly branch), and the other joints' rates and accelerations follow from
+    :func:`dependent_motion`.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        Its ``q0`` is the first guess; every joint must have ``nq = nv``.
+    values, rates, accelerations : array_like, shape (N,)
+        The driving coordinate, its rate and its acceleration at each sample.
+    coordinate : int
+        Index of the driving coordinate.
+
+    Returns
+    -------
+    q : ndarray, shape (N, nq)
+    qd, qdd : ndarray, shape (N, nv)
+        States and accelerations consistent with the constraints.
+
+    References
+    ----------
+    Kim (2012) §3.1: inverse dynamics needs ``(q, qd, qdd)`` consistent with the constraints.
+    """
+    model, constraints, q = mechanism
+    if model.nq != model.nv:
+        raise ValueError(
+            f"prescribed_motion needs nq = nv (no spherical or free joints), got nq={model.nq}, nv={model.nv}"
+        )
+    values, rates, accelerations = (np.atleast_1d(np.asarray(x, float)) for x in (values, rates, accelerations))
+    if not values.shape == rates.shape == accelerations.shape or values.ndim != 1:
+        raise ValueError(f"values, rates and accelerations must be 1-D of one length, got {values.shape}, "
+                         f"{rates.shape}, {accelerations.shape}")
+    qs, qds, qdds = [], [], []
+    for value, rate, acceleration in zip(values, rates, accelerations):
+        q = np.array(q, float)
+        q[coordinate] = value
+        q = project_configuration(model, q, constraints, fixed=[coordinate])
+        qd, qdd = dependent_motion(model, q, constraints, [coordinate], [rate], [acceleration])
+        qs.append(q)
+        qds.append(qd)
+        qdds.append(qdd)
+    return np.array(qs), np.array(qds), np.array(qdds)
+
+
+def body_outlines(model, q, constraints=()):
+    """The points that outline each body, for drawing a mechanism: its joint, its children's joints, its loop points.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    constraints : sequence of LoopConstraint
+
+    Returns
+    -------
+    list of ndarray, shape (k_i, 3)
+        For each body, world positions: its own joint origin first, then the joint frames of
+        its children, then the constraint points fixed in it.
+    """
+    kin = forward_kinematics(model, q)
+    outlines = [[kin.p[i]] for i in range(model.n_bodies)]
+    for i in range(model.n_bodies):
+        k = model.parent[i]
+        if k >= 0:
+            outlines[k].append(kin.p[k] + kin.R[k] @ model.placements[i][:3, 3])
+    for c in constraints:
+        for body, point in ((c.body_a, c.point_a), (c.body_b, c.point_b)):
+            if body >= 0:
+                outlines[body].append(kin.p[body] + kin.R[body] @ point)
+    return [np.array(points, float) for points in outlines]

@@ -10,8 +10,13 @@ where ``f_{i+1}`` is the force body ``i`` exerts on body ``i+1`` and ``b_i`` the
 acceleration (velocities, gravity, joint forces).  For impulses the velocity terms vanish
 and the same matrix gives ``dv_i = -Lambda_inv_i l_{i+1}`` (Alexiou (2023) eq. 14).
 
-Chapter: *Articulated mobility and impulses*; Alexiou (2023) eqs. 14-18; Alexiou (1999)
-"Articulated Mobility Recursion", "Articulated Equations of Motion", "Chain Splitting".
+The mobility of a body point, its ellipse and the rank of each body's mobility describe how
+that sub-chain yields to blows in different directions and where it stops yielding
+(singular configurations).
+
+Chapter: *Articulated mobility and chain splitting*; Alexiou (2023) eqs. 14-18; Alexiou (1999)
+"Articulated Mobility Concept", "Articulated Mobility Recursion", "Articulated Equations of
+Motion", "Chain Splitting", "Future Work" (visualisation of articulated quantities).
 """
 
 from __future__ import annotations
@@ -20,11 +25,23 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import eye, solve, solve_spd, zeros
+from ._backend import as_array, as_vector, eye, is_symbolic, solve, solve_spd, zeros
 from .articulated import _prepare, articulated_bodies, velocity_products
 from .energy import gravity_acceleration
+from .spatial import skew
 
-__all__ = ["Mobility", "articulated_mobility", "MobilityStep", "mobility_steps", "split_chain_dynamics"]
+__all__ = [
+    "Mobility",
+    "articulated_mobility",
+    "MobilityStep",
+    "mobility_steps",
+    "split_chain_dynamics",
+    "point_mobility",
+    "MobilityEllipse",
+    "mobility_ellipse",
+    "MobilitySpectrum",
+    "mobility_spectrum",
+]
 
 
 class Mobility(NamedTuple):
@@ -265,3 +282,179 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None):
             a[j - 1] = a_prev
         f_next = f_j
     return qdd
+
+
+def _check_mobility_matrix(Lambda_inv):
+    Lambda_inv = as_array(Lambda_inv, "Lambda_inv")
+    if Lambda_inv.shape != (6, 6):
+        raise ValueError(f"Lambda_inv must be a 6x6 articulated mobility, got shape {Lambda_inv.shape}")
+    return Lambda_inv
+
+
+def point_mobility(Lambda_inv, point):
+    """Velocity jump of a body point per unit impulse through that point: ``G = B^T Lambda_inv B``.
+
+    A pure impulse ``e`` (a force, no couple) through the world point ``p`` is the wrench
+    ``B e = [e; p x e]`` with ``B = [1; [p]x]``, and the body point at ``p`` moves with
+    ``dv_O + w x p = B^T dv``.  So ``dv_p = G e`` with the symmetric positive semi-definite
+
+        G = B^T Lambda_inv B.
+
+    ``G`` is the point's mobility; ``G^-1``, when it exists, is the effective mass that
+    point presents to a blow.
+
+    Parameters
+    ----------
+    Lambda_inv : array_like, shape (6, 6)
+        Articulated mobility of the body (world frame, about the origin), for example
+        ``articulated_mobility(model, q).Lambda_inv[i]``.
+    point : array_like, shape (3,)
+        World position of the body point.
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
+
+    References
+    ----------
+    Alexiou (2023) eqs. 14 and 19 (``dv_N = -Lambda_N^-1 n J`` for a line ``n``); chapter
+    *Articulated mobility and chain splitting*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import planar_chain
+    >>> rod = planar_chain(1, length=1.0, mass=3.0)              # I about the hinge = m L^2 / 3 = 1
+    >>> G = point_mobility(articulated_mobility(rod, [0.0]).Lambda_inv[0], [1.0, 0, 0])
+    >>> bool(np.allclose(G, np.diag([0.0, 1.0, 0.0])))           # the tip yields only sideways
+    True
+    """
+    Lambda_inv = _check_mobility_matrix(Lambda_inv)
+    p = as_vector(point, 3, "point")
+    B = np.concatenate([eye(3, is_symbolic(p, Lambda_inv)), skew(p)])
+    return B.T @ Lambda_inv @ B
+
+
+class MobilityEllipse(NamedTuple):
+    """Principal mobilities of a body point (see :func:`mobility_ellipse`).
+
+    Attributes
+    ----------
+    G : ndarray, shape (k, k)
+        Point mobility (``k = 2`` in the xy plane, 3 in space).
+    radii : ndarray, shape (k,)
+        Velocity jump per unit impulse along each principal direction, largest first.
+    axes : ndarray, shape (k, k)
+        Unit principal directions, one per column.
+    """
+
+    G: np.ndarray
+    radii: np.ndarray
+    axes: np.ndarray
+
+
+def mobility_ellipse(Lambda_inv, point, planar=False):
+    """The ellipse (ellipsoid) of velocity jumps of a body point under unit impulses.
+
+    As the unit impulse ``e`` turns through every direction, the velocity jump ``G e`` of the
+    point (:func:`point_mobility`) traces an ellipse with semi-axes ``radii`` along ``axes``:
+    the eigen-decomposition of the symmetric ``G``.  A zero radius marks a direction in
+    which the sub-chain cannot move the point at all (a singular configuration).
+
+    Parameters
+    ----------
+    Lambda_inv : array_like, shape (6, 6)
+        Articulated mobility of the body (numbers, not symbols).
+    point : array_like, shape (3,)
+        World position of the body point.
+    planar : bool
+        Keep the xy block of ``G`` (a chain moving in the xy plane).
+
+    Returns
+    -------
+    MobilityEllipse
+
+    Raises
+    ------
+    TypeError
+        For symbolic input (use :func:`point_mobility` and sympy's eigenvalues).
+
+    References
+    ----------
+    Alexiou (1999) "Future Work": visualisation of articulated quantities; chapter
+    *Articulated mobility and chain splitting*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import planar_chain
+    >>> model = planar_chain(2)
+    >>> L = articulated_mobility(model, [0.0, 0.0]).Lambda_inv[1]
+    >>> ell = mobility_ellipse(L, [2.0, 0, 0], planar=True)      # the stretched chain's tip
+    >>> bool(np.isclose(ell.radii[1], 0, atol=1e-12) and np.allclose(abs(ell.axes[:, 1]), [1, 0]))
+    True
+    """
+    if is_symbolic(as_array(Lambda_inv, "Lambda_inv"), as_array(point, "point")):
+        raise TypeError("mobility_ellipse needs numbers; for symbols use point_mobility and sympy")
+    G = point_mobility(Lambda_inv, point)
+    G = G[:2, :2] if planar else G
+    radii, axes = np.linalg.eigh((G + G.T) / 2)
+    return MobilityEllipse(G, np.clip(radii[::-1], 0.0, None), axes[:, ::-1])
+
+
+class MobilitySpectrum(NamedTuple):
+    """Singular values and ranks of every body's articulated mobility (see :func:`mobility_spectrum`).
+
+    Attributes
+    ----------
+    singular_values : ndarray, shape (n, 6)
+        Largest first, for each body.
+    rank : ndarray of int, shape (n,)
+        How many exceed ``rtol`` times the body's largest.
+    """
+
+    singular_values: np.ndarray
+    rank: np.ndarray
+
+
+def mobility_spectrum(model, q, rtol=1e-9):
+    """Singular values and numerical rank of ``Lambda_inv_i`` for every body of a serial chain.
+
+    ``Lambda_inv_i = J_i H_i^-1 J_i^T`` with ``H_i`` positive definite, so its rank is the
+    number of independent joint twists between body ``i`` and the base: the joints' total
+    number of freedoms, at most 6 (3 in a plane), and fewer at a singular configuration.
+    The singular values depend on the frame and the units; the rank does not.
+
+    Parameters
+    ----------
+    model : Model
+        A serial chain.
+    q : array_like, shape (nq,)
+    rtol : float
+        Relative threshold for the rank.
+
+    Returns
+    -------
+    MobilitySpectrum
+
+    References
+    ----------
+    Alexiou (2023) eq. 35 (``Lambda_1^-1`` of rank 1, ``Lambda_2^-1`` of rank 2); chapter
+    *Articulated mobility and chain splitting*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import planar_chain
+    >>> spec = mobility_spectrum(planar_chain(4), [0.3, -0.2, 0.5, 0.1])
+    >>> spec.rank.tolist()                                         # 1, 2, then the plane's 3
+    [1, 2, 3, 3]
+    """
+    if not (isinstance(rtol, float) and 0 < rtol < 1):
+        raise ValueError(f"rtol must be a float in (0, 1), got {rtol!r}")
+    Lambda_inv = articulated_mobility(model, q).Lambda_inv
+    if Lambda_inv.dtype == object:
+        raise TypeError("mobility_spectrum needs numbers; for symbols use sympy's rank on articulated_mobility")
+    sigma = np.linalg.svd(Lambda_inv, compute_uv=False)
+    rank = np.sum(sigma > rtol * sigma[:, :1], axis=1)
+    return MobilitySpectrum(sigma, rank)

@@ -1,12 +1,15 @@
 """Time integration: fixed-step integrators on the configuration manifold, energy tracking,
 loop constraints and impacts against planes.
 
-Configurations move by :func:`dynlib.integrate` (quaternions stay unit).  RK4 is the
-Runge–Kutta–Munthe-Kaas method: its stages live in the chart ``q = q_n (+) xi`` and use
+Configurations move by :func:`dynlib.integrate` (quaternions stay unit).  Three steps are
+offered: explicit Euler, semi-implicit (symplectic) Euler, and RK4 in its
+Runge–Kutta–Munthe-Kaas form, whose stages live in the chart ``q = q_n (+) xi`` and use
 ``d xi/dt = dexp^-1(qd) = qd + [xi, qd]/2 + [xi, [xi, qd]]/12`` for spherical and free
 joints, which keeps fourth-order accuracy on the rotation group too.
 
-Chapter: *Simulation and impacts*; Alexiou (2023) §2 (impacts), Kim (2012) §3 (constraints).
+Chapter: *Simulation: integrating the equations of motion* (``ch-simulation``); Joint Motion
+(2017) eq. 5 (quaternion rates), Kim (2012) eq. 9 (body velocity) and §3 (constraints),
+Alexiou (2023) eqs. 19-28 (impacts).
 """
 
 from __future__ import annotations
@@ -26,7 +29,15 @@ from .kinematics import forward_kinematics, marker_motion
 from .model import check_configuration, check_velocity, integrate
 from .spatial import cross3, cross_motion
 
-__all__ = ["PlaneContact", "Impact", "Trajectory", "simulate", "step_rk4", "step_semi_implicit_euler"]
+__all__ = [
+    "PlaneContact",
+    "Impact",
+    "Trajectory",
+    "simulate",
+    "step_rk4",
+    "step_semi_implicit_euler",
+    "step_explicit_euler",
+]
 
 
 @dataclass(frozen=True)
@@ -179,7 +190,31 @@ def step_semi_implicit_euler(model, acceleration, t, q, qd, h):
     return integrate(model, q, qd_new, h), qd_new
 
 
-STEPPERS = {"rk4": step_rk4, "semi-implicit-euler": step_semi_implicit_euler}
+def step_explicit_euler(model, acceleration, t, q, qd, h):
+    """One explicit (forward) Euler step: configuration and velocity both from the old state.
+
+    ``q_new = q (+) h qd`` and ``qd_new = qd + h qdd(t, q, qd)``.  First order, and it pumps
+    energy into an undamped oscillation (by the factor ``1 + h^2 omega^2`` per step for a
+    harmonic oscillator of frequency ``omega``); it is here to be compared with the others.
+
+    Parameters
+    ----------
+    model : Model
+    acceleration : callable
+        ``acceleration(t, q, qd) -> qdd``.
+    t : float
+    q : ndarray, shape (nq,)
+    qd : ndarray, shape (nv,)
+    h : float
+
+    Returns
+    -------
+    q, qd : ndarray, shapes (nq,), (nv,)
+    """
+    return integrate(model, q, qd, h), qd + h * acceleration(t, q, qd)
+
+
+STEPPERS = {"rk4": step_rk4, "semi-implicit-euler": step_semi_implicit_euler, "explicit-euler": step_explicit_euler}
 
 
 def _torque_function(model, tau):
@@ -217,7 +252,9 @@ def simulate(model, q0, qd0, duration, dt, method="rk4", tau=None, f_ext=None, c
     q0 : array_like, shape (nq,)
     qd0 : array_like, shape (nv,)
     duration, dt : float
-    method : {"rk4", "semi-implicit-euler"}
+    method : {"rk4", "semi-implicit-euler", "explicit-euler"}
+        The fixed-step integrator: :func:`step_rk4`, :func:`step_semi_implicit_euler` or
+        :func:`step_explicit_euler`.
     tau : array_like, shape (nv,), or callable ``tau(t, q, qd)``, optional
         Joint forces (zero by default).
     f_ext : array_like, shape (n, 6), optional

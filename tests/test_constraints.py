@@ -2,21 +2,28 @@
 
 import numpy as np
 import pytest
+import sympy as sp
 
 import dynlib as dl
-from dynlib.constrained_dynamics import constrained_forward_dynamics, constrained_inverse_dynamics
+from dynlib.constrained_dynamics import (
+    constrained_forward_dynamics,
+    constrained_inverse_dynamics,
+    stacked_forward_dynamics,
+    stacked_system,
+)
 from dynlib.constraints import (
     PLANAR_POINT_AXES,
     LoopConstraint,
     constraint_bias,
     constraint_jacobian,
     constraint_residual,
+    dependent_motion,
     project_configuration,
     project_velocity,
 )
-from dynlib.mechanisms import four_bar, piston_crank
+from dynlib.mechanisms import body_outlines, four_bar, piston_crank, prescribed_motion
 
-from conftest import assert_close
+from conftest import assert_close, assert_exact, random_state
 
 MECHANISMS = {"four_bar": four_bar, "piston_crank": piston_crank}
 
@@ -147,6 +154,15 @@ def test_simulated_mechanisms_keep_their_constraints(mechanism):
         assert abs(tr.energy[-1] - tr.energy[0]) < 1e-4 * np.abs(tr.energy).max() + 1e-6
 
 
+def test_projection_holds_fixed_coordinates_exactly(mechanism, rng):
+    model, constraints, q0 = mechanism
+    for _ in range(5):
+        nudged = q0 + 0.2 * rng.normal(size=model.nq)
+        q = project_configuration(model, nudged, constraints, fixed=[0])
+        assert q[0] == nudged[0]
+        assert np.abs(constraint_residual(model, q, constraints)).max() < 1e-11
+
+
 def test_constraint_input_errors():
     model = dl.planar_chain(2)
     with pytest.raises(ValueError, match="two different bodies"):
@@ -170,3 +186,154 @@ def test_constraint_input_errors():
     far = LoopConstraint(1, -1, point_a=[1.0, 0, 0], point_b=[10.0, 0, 0], linear_axes=PLANAR_POINT_AXES)
     with pytest.raises(ValueError, match="loop may be unable to close"):
         project_configuration(model, [0.0, 0.0], [far], max_iterations=10)
+
+
+def test_four_bar_constraint_by_hand_exactly():
+    """The loop equations of the four-bar written by hand, and their Jacobian, equal the library's (sympy)."""
+    model, constraints, _ = four_bar(lengths=(2.0, 0.75, 2.25, 1.5))
+    t = sp.symbols("theta1:4", real=True)
+    q = np.array(t, dtype=object)
+    a, b, c, g = sp.Rational(3, 4), sp.Rational(9, 4), sp.Rational(3, 2), 2
+    phi = sp.Matrix([a * sp.cos(t[0]) + b * sp.cos(t[0] + t[1]) - g - c * sp.cos(t[2]),
+                     a * sp.sin(t[0]) + b * sp.sin(t[0] + t[1]) - c * sp.sin(t[2])])
+    assert_exact(constraint_residual(model, q, constraints), np.array(phi, dtype=object).ravel())
+    assert_exact(constraint_jacobian(model, q, constraints), np.array(phi.jacobian(t), dtype=object))
+    td = sp.symbols("thetadot1:4", real=True)
+    rate = phi.jacobian(t) * sp.Matrix(td)
+    bias = rate.jacobian(t) * sp.Matrix(td)  # d(A qd)/dt at qdd = 0
+    library = constraint_bias(model, q, np.array(td, dtype=object), constraints)
+    assert_exact(library, np.array(bias, dtype=object).ravel())
+
+
+def test_constrained_forward_dynamics_solves_the_kkt_system(mechanism, rng):
+    """[H A^T; A 0][qdd; -lam] = [tau - C; -dA/dt qd], solved densely, with and without Baumgarte terms."""
+    model, constraints, q0 = mechanism
+    q = dl.integrate(model, q0, 1e-3 * rng.normal(size=model.nv))  # slightly off the constraints
+    qd, tau = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    A = constraint_jacobian(model, q, constraints)
+    H, C = dl.crba(model, q), dl.bias_forces(model, q, qd)
+    for gains in (None, (3.0, 4.0)):
+        c = -constraint_bias(model, q, qd, constraints)
+        if gains:
+            c -= 2 * gains[0] * A @ qd + gains[1] ** 2 * constraint_residual(model, q, constraints)
+        kkt = np.block([[H, A.T], [A, np.zeros((2, 2))]])
+        x = np.linalg.solve(kkt, np.r_[tau - C, c])
+        qdd, lam = constrained_forward_dynamics(model, q, qd, tau, constraints, baumgarte=gains)
+        assert_close(qdd, x[:3], rtol=1e-9)
+        assert_close(lam, -x[3:], rtol=1e-9)
+
+
+def test_stacked_form_equals_aba_on_random_trees(tree, rng):
+    q, qd, _ = random_state(tree, rng)
+    tau, f_ext = rng.normal(size=tree.nv), rng.normal(size=(tree.n_bodies, 6))
+    res = stacked_forward_dynamics(tree, q, qd, tau, f_ext)
+    assert_close(res.qdd, dl.aba(tree, q, qd, tau, f_ext), rtol=1e-8)
+    kin = dl.forward_kinematics(tree, q, qd, res.qdd)
+    assert_close(res.a, kin.a, rtol=1e-8)
+    # each body's Newton-Euler equation with the joint wrenches, and s_i^T f_i = tau_i
+    I = dl.world_inertias(tree, kin)
+    net = res.f + f_ext + dl.gravity_wrenches(tree, kin)
+    for i in range(tree.n_bodies):
+        for j in tree.children[i]:
+            net[i] -= res.f[j]
+        assert_close(net[i], I[i] @ res.a[i] + dl.cross_force(kin.v[i], I[i] @ kin.v[i]), rtol=1e-8,
+                     scale=np.abs(res.f).max())
+        assert_close(kin.s[i].T @ res.f[i], tau[tree.v_slices[i]], rtol=1e-8, scale=np.abs(res.f).max())
+    K, rhs = stacked_system(tree, q, qd, tau, f_ext)
+    assert K.shape == (12 * tree.n_bodies + tree.nv,) * 2 and len(rhs) == K.shape[0]
+    assert_close(K.toarray(), K.T.toarray(), rtol=1e-12)  # symmetric
+
+
+def test_stacked_joint_wrenches_agree_with_pinocchio(rng):
+    pin_bridge = pytest.importorskip("pinocchio_bridge")
+    pin = pin_bridge.pin
+    model = dl.random_tree(7, 11, kinds=["revolute", "prismatic", "spherical", "helical", "free"], branching=0.5)
+    pm = pin_bridge.to_pinocchio(model)
+    data = pm.createData()
+    q, qd, _ = random_state(model, rng)
+    tau = rng.normal(size=model.nv)
+    res = stacked_forward_dynamics(model, q, qd, tau)
+    assert_close(res.qdd, pin.aba(pm, data, q, qd, tau), rtol=1e-9)
+    pin.rnea(pm, data, q, qd, res.qdd)  # fills data.f: joint wrenches in each joint's child frame
+    kin = dl.forward_kinematics(model, q)
+    for i in range(model.n_bodies):
+        f_world = dl.force_transform(kin.R[i], kin.p[i]) @ data.f[i + 1].vector
+        assert_close(res.f[i], f_world, rtol=1e-8, scale=np.abs(res.f).max())
+
+
+def test_stacked_form_with_loops_equals_constrained_forward_dynamics(mechanism, rng):
+    model, constraints, q0 = mechanism
+    qd = project_velocity(model, q0, rng.normal(size=model.nv), constraints)
+    tau = rng.normal(size=model.nv)
+    res = stacked_forward_dynamics(model, q0, qd, tau, constraints=constraints)
+    qdd, lam = constrained_forward_dynamics(model, q0, qd, tau, constraints)
+    assert_close(res.qdd, qdd, rtol=1e-9)
+    assert_close(res.lam, lam, rtol=1e-9)
+
+
+def test_piston_pin_force_by_newton(rng):
+    """The multiplier is the pin force on the rod; the piston's own Newton equation along x gives it back."""
+    model, constraints, q0 = piston_crank()
+    qd = project_velocity(model, q0, rng.normal(size=3), constraints)
+    tau = np.array([1.5, 0.0, 0.4])
+    qdd, lam = constrained_forward_dynamics(model, q0, qd, tau, constraints)
+    m_piston = model.mass[2]
+    # lam is the force on body a (the rod) at the pin; the piston feels -lam: m xdd = -lam_x + tau_piston
+    assert_close(m_piston * qdd[2], -lam[0] + tau[2], rtol=1e-9)
+    # the guide carries the rest: vertical joint force = m g - (-lam_y) (piston at rest vertically)
+    res = stacked_forward_dynamics(model, q0, qd, tau, constraints=constraints)
+    assert_close(res.f[2, 1], -m_piston * model.gravity[1] + lam[1], rtol=1e-9)
+
+
+def test_stacked_form_refuses_dependent_loops():
+    model, constraints, q0 = four_bar()
+    with pytest.raises(ValueError, match="stacked matrix is singular"):
+        stacked_forward_dynamics(model, q0, np.zeros(3), np.zeros(3), constraints=constraints * 2)
+
+
+def test_dependent_motion_satisfies_the_constraints(mechanism, rng):
+    model, constraints, q0 = mechanism
+    qd, qdd = dependent_motion(model, q0, constraints, [0], [1.3], [-0.7])
+    assert qd[0] == 1.3 and qdd[0] == -0.7
+    A = constraint_jacobian(model, q0, constraints)
+    assert_close(A @ qd, np.zeros(2), scale=np.abs(A).max() * np.abs(qd).max())
+    assert_close(A @ qdd + constraint_bias(model, q0, qd, constraints), np.zeros(2), scale=np.abs(A @ qdd).max())
+    qd_only, none = dependent_motion(model, q0, constraints, [0], [1.3])
+    assert none is None and np.array_equal(qd_only, qd)
+    with pytest.raises(ValueError, match="independent must name 1 distinct velocity indices"):
+        dependent_motion(model, q0, constraints, [0, 1], [1.0, 2.0])
+
+
+def test_prescribed_piston_crank_matches_the_closed_form():
+    """Slider position, velocity and acceleration against the classical slider-crank formulas."""
+    r, l = 0.5, 1.5
+    theta = np.linspace(0, 2 * np.pi, 25)
+    w, alpha = 3.0, 2.0
+    q, qd, qdd = prescribed_motion(piston_crank(crank=r, rod=l), theta, np.full(25, w), np.full(25, alpha))
+    root = np.sqrt(l**2 - (r * np.sin(theta)) ** 2)
+    x = r * np.cos(theta) + root
+    dx = -r * np.sin(theta) * (1 + r * np.cos(theta) / root)  # dx / dtheta
+    ddx = -r * np.cos(theta) - r**2 * (np.cos(2 * theta) * root**2 + (r * np.sin(theta) * np.cos(theta)) ** 2) / root**3
+    assert_close(q[:, 2], x, rtol=1e-10)
+    assert_close(qd[:, 2], dx * w, rtol=1e-9)
+    assert_close(qdd[:, 2], ddx * w**2 + dx * alpha, rtol=1e-9)
+
+
+def test_prescribed_motion_input_errors():
+    with pytest.raises(ValueError, match="one length"):
+        prescribed_motion(four_bar(), [0.1, 0.2], [1.0], [0.0, 0.0])
+    ball = np.array([dl.spatial_inertia(1.0, [0, 0, 0], np.eye(3))])
+    free = dl.Model((-1,), (dl.spherical(),), np.array([np.eye(4)]), ball)
+    with pytest.raises(ValueError, match="nq = nv"):
+        prescribed_motion((free, [LoopConstraint(0, -1)], np.array([0, 0, 0, 1.0])), [0.0], [0.0], [0.0])
+
+
+def test_body_outlines_close_the_loop(mechanism):
+    model, constraints, q0 = mechanism
+    outlines = body_outlines(model, q0, constraints)
+    kin = dl.forward_kinematics(model, q0)
+    assert len(outlines) == model.n_bodies
+    for i, points in enumerate(outlines):
+        assert_close(points[0], kin.p[i], scale=1.0)
+    assert_close(outlines[1][-1], outlines[2][-1], scale=1.0)  # the pin: the rod/coupler end meets body 2
+    assert_close(outlines[0][1], kin.p[1], scale=1.0)  # the crank's outboard joint carries body 1

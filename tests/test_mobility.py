@@ -1,11 +1,13 @@
-"""Articulated mobility, chain splitting and impulse propagation on random chains."""
+"""Articulated mobility, point mobility and ranks, chain splitting and impulse propagation on random chains."""
 
 import numpy as np
 import pytest
+import sympy as sp
 
 import dynlib as dl
+from dynlib.mobility import mobility_ellipse, mobility_spectrum, point_mobility
 
-from conftest import assert_close, random_state
+from conftest import assert_close, assert_exact, random_state
 
 KINDS = ["revolute", "prismatic", "helical", "spherical", "translational", "free"]
 CHAINS = [(1, 0), (3, 1), (6, 2), (8, 3)]
@@ -113,3 +115,131 @@ def test_mobility_and_impulse_input_errors(tree):
     massless = dl.Model(chain.parent, chain.joints, chain.placements, np.zeros((2, 6, 6)))
     with pytest.raises(ValueError, match="no inertia along its joint"):
         dl.articulated_mobility(massless, z)
+
+
+# --- point mobility, mobility ellipses and ranks ---------------------------------------------------
+
+
+def test_point_mobility_is_the_point_jacobian_through_the_inverse_mass_matrix(chain, rng):
+    """G = B^T Lambda_inv B equals J_p H^-1 J_p^T of the sub-chain, for a point of every body."""
+    q = dl.random_configuration(chain, rng)
+    mob = dl.articulated_mobility(chain, q)
+    kin = dl.forward_kinematics(chain, q)
+    for k in range(1, chain.n_bodies + 1):
+        sub, qs = chain.first_bodies(k), q[: chain.first_bodies(k).nq]
+        local = rng.normal(size=3)
+        Jp = dl.point_jacobian(sub, qs, k - 1, local)
+        world = kin.p[k - 1] + kin.R[k - 1] @ local
+        G = point_mobility(mob.Lambda_inv[k - 1], world)
+        assert_close(G, Jp @ np.linalg.solve(dl.crba(sub, qs), Jp.T), rtol=1e-9)
+
+
+def test_point_mobility_gives_the_velocity_jump_of_an_impulse(chain, rng):
+    """An impulse e through a point of the last body changes that point's velocity by G e."""
+    q, qd, _ = random_state(chain, rng)
+    kin = dl.forward_kinematics(chain, q, qd)
+    point, e = kin.p[-1] + rng.normal(scale=0.3, size=3), rng.normal(size=3)
+    wrench = np.r_[e, np.cross(point, e)]
+    J = dl.body_jacobian(chain, q, chain.n_bodies - 1)
+    dqd = np.linalg.solve(dl.crba(chain, q), J.T @ wrench)
+    dv = J @ dqd
+    jump = dv[:3] + np.cross(dv[3:], point)
+    G = point_mobility(dl.articulated_mobility(chain, q).Lambda_inv[-1], point)
+    assert_close(G @ e, jump, rtol=1e-9)
+
+
+def test_mobility_ellipse_is_the_eigen_decomposition_of_the_point_mobility(chain, rng):
+    q = dl.random_configuration(chain, rng)
+    L = dl.articulated_mobility(chain, q).Lambda_inv[-1]
+    point = rng.normal(size=3)
+    for planar, k in ((False, 3), (True, 2)):
+        ell = mobility_ellipse(L, point, planar=planar)
+        G = point_mobility(L, point)[:k, :k]
+        assert_close(ell.G, G)
+        assert np.all(np.diff(ell.radii) <= 0) and np.all(ell.radii >= 0)
+        assert_close(ell.axes.T @ ell.axes, np.eye(k))
+        assert_close(G @ ell.axes, ell.axes * ell.radii, rtol=1e-9, scale=np.abs(G).max())
+        # every unit impulse maps onto the ellipse with these semi-axes
+        u = ell.axes.T @ (G @ np.linalg.qr(rng.normal(size=(k, 1)))[0][:, 0])
+        positive = ell.radii > 1e-9 * ell.radii[0]
+        assert np.isclose(np.sum((u[positive] / ell.radii[positive]) ** 2), 1.0, rtol=1e-8)
+
+
+def test_single_pendulum_point_mobility_exactly():
+    """A rod on a hinge: a point at distance d yields d^2 / I_O sideways and nothing along the rod."""
+    m, L, d, theta = sp.symbols("m L d theta", positive=True)
+    rod = dl.planar_chain(1, length=L, mass=m)
+    Lambda_inv = dl.articulated_mobility(rod, [theta]).Lambda_inv[0]
+    radial = np.array([sp.cos(theta), sp.sin(theta), 0], dtype=object)
+    tangent = np.array([-sp.sin(theta), sp.cos(theta), 0], dtype=object)
+    G = point_mobility(Lambda_inv, d * radial)
+    I_O = m * L**2 / 3
+    assert_exact(G @ radial, np.zeros(3))
+    assert_exact(G @ tangent, d**2 / I_O * tangent)
+
+
+def test_mobility_rank_counts_the_freedoms_between_body_and_base(rng):
+    kinds = ["revolute", "revolute", "spherical", "prismatic", "revolute", "free", "helical"]
+    joints = tuple(dl.Joint(k, rng.normal(size=3) if k in ("revolute", "prismatic", "helical") else None,
+                            0.1 if k == "helical" else 0) for k in kinds)
+    n = len(joints)
+    placements = np.array([dl.homogeneous(dl.random_rotation(rng), rng.normal(size=3)) for _ in range(n)])
+    model = dl.Model(tuple(range(-1, n - 1)), joints, placements, np.array([dl.random_inertia(rng) for _ in range(n)]))
+    q = dl.random_configuration(model, rng)
+    spec = mobility_spectrum(model, q)
+    freedoms = np.cumsum([j.nv for j in joints])
+    assert spec.rank.tolist() == np.minimum(freedoms, 6).tolist() == [1, 2, 5, 6, 6, 6, 6]
+    for i in range(n):
+        assert spec.rank[i] == np.linalg.matrix_rank(dl.body_jacobian(model, q, i)[:, : freedoms[i]])
+        assert np.all(np.diff(spec.singular_values[i]) <= 0)
+
+
+def test_a_stretched_planar_chain_loses_one_rank():
+    """Body 3 loses a rank when joints 1-3 are collinear (q_2 = 0), whatever its own angle q_3."""
+    model = dl.planar_chain(3)
+    assert mobility_spectrum(model, [0.4, 0.0, 0.0]).rank.tolist() == [1, 2, 2]
+    assert mobility_spectrum(model, [0.4, 0.0, 0.3]).rank.tolist() == [1, 2, 2]
+    assert mobility_spectrum(model, [0.4, 0.3, 0.0]).rank.tolist() == [1, 2, 3]
+    tip = dl.forward_kinematics(model, [0.4, 0.0, 0.0]).p[2] + [np.cos(0.4), np.sin(0.4), 0]
+    ell = mobility_ellipse(dl.articulated_mobility(model, [0.4, 0.0, 0.0]).Lambda_inv[2], tip, planar=True)
+    assert ell.radii[1] < 1e-12 * ell.radii[0]
+    assert_close(np.abs(ell.axes[:, 1]), [np.cos(0.4), np.sin(0.4)])      # no yield along the chain
+
+
+def test_alexiou_example_mobility_ranks_exactly():
+    """Note 000, eq. 35: Lambda_1^-1 has rank 1, Lambda_2^-1 rank 2 (planar components)."""
+    m, L = sp.symbols("m L", positive=True)
+    mob = dl.articulated_mobility(dl.alexiou_two_link(m, L), [0, 0])
+    assert [sp.Matrix(M).rank(simplify=True) for M in mob.Lambda_inv] == [1, 2]
+
+
+def test_mobility_agrees_with_pinocchio(rng):
+    from pinocchio_bridge import pin, to_pinocchio
+
+    chain = dl.random_tree(6, 11, kinds=KINDS, branching=0.0)
+    q = dl.random_configuration(chain, rng)
+    mob = dl.articulated_mobility(chain, q)
+    for k in range(1, chain.n_bodies + 1):
+        sub = chain.first_bodies(k)
+        pm = to_pinocchio(sub)
+        data = pm.createData()
+        qs = q[: sub.nq]
+        pin.computeJointJacobians(pm, data, qs)
+        J = pin.getJointJacobian(pm, data, k, pin.ReferenceFrame.WORLD).reshape(6, -1)
+        Minv = np.atleast_2d(pin.computeMinverse(pm, data, qs))
+        Minv = np.triu(Minv) + np.triu(Minv, 1).T
+        assert_close(mob.Lambda_inv[k - 1], J @ Minv @ J.T, rtol=1e-8)
+
+
+def test_point_mobility_and_spectrum_input_errors(tree):
+    with pytest.raises(ValueError, match="Lambda_inv must be a 6x6 articulated mobility"):
+        point_mobility(np.eye(3), [0, 0, 0])
+    with pytest.raises(ValueError, match="point must have shape"):
+        point_mobility(np.eye(6), [0, 0])
+    with pytest.raises(TypeError, match="mobility_ellipse needs numbers"):
+        mobility_ellipse(np.eye(6, dtype=object), [sp.Symbol("x"), 0, 0])
+    with pytest.raises(ValueError, match=r"rtol must be a float in \(0, 1\)"):
+        mobility_spectrum(dl.planar_chain(2), [0.0, 0.0], rtol=2.0)
+    if not tree.is_chain():
+        with pytest.raises(ValueError, match="defined for serial chains"):
+            mobility_spectrum(tree, dl.neutral_configuration(tree))

@@ -159,7 +159,6 @@ def student_version(nb):
         if index in replaced:
             continue
         cell = copy.deepcopy(cell)
-        cell.pop("id", None)
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
             if index in checks:
@@ -250,6 +249,8 @@ def perturbed(value):
         return value + " (altered)"
     if isinstance(value, tuple):
         return type(value)(*map(perturbed, value)) if hasattr(value, "_fields") else tuple(map(perturbed, value))
+    if isinstance(value, list):
+        return [perturbed(item) for item in value]
     if isinstance(value, sp.MatrixBase):
         return value.applyfunc(lambda entry: entry + sp.Rational(1, 100))
     if isinstance(value, sp.Basic):
@@ -313,7 +314,7 @@ def _print_grades(paths):
         scores = grade(nbformat.read(path, as_version=4))
         print(f"{path.name}")
         for label, (passed, count, first) in scores.items():
-            print(f"  {label:40s} {passed}/{count}" + (f"   {first.splitlines()[-1][:100]}" if first else ""))
+            print(f"  {label:40s} {passed}/{count}" + (f"   {first.splitlines()[0][:160]}" if first else ""))
         score = sum(passed / count for passed, count, _ in scores.values())
         print(f"  score: {score:.1f} of {len(scores)}")
         total += score
