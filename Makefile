@@ -30,15 +30,23 @@ $(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt
 	touch $@
 
 # The widget manager and require.js, served from the book itself so saved widgets render
-# offline; fetched once from the npm registry.
+# offline; fetched once from the npm registry.  html-manager 1.0.15 is the release made with
+# ipywidgets 8.1.9 / jupyterlab_widgets 3.0.17 (widget state 2.0, base 2.0.0, controls 2.0.0,
+# output 1.0.0).  Changing a version re-fetches (the stamp file names both versions).
+# book/extensions/offline_widgets points require.js at these files and bridges MathJax 3.
+HTML_MANAGER := 1.0.15
+REQUIREJS := 2.3.4
 WIDGETS_JS := book/vendor/widgets
-$(WIDGETS_JS)/embed-amd.js:
+$(WIDGETS_JS)/embed-amd.js: $(WIDGETS_JS)/.html-manager-$(HTML_MANAGER)-requirejs-$(REQUIREJS) ;
+$(WIDGETS_JS)/.html-manager-$(HTML_MANAGER)-requirejs-$(REQUIREJS):
 	rm -rf $(WIDGETS_JS) _build/npm && mkdir -p $(WIDGETS_JS) _build/npm
-	cd _build/npm && npm pack --silent @jupyter-widgets/html-manager@1.0.6 requirejs@2.3.4 >/dev/null
-	tar xzf _build/npm/jupyter-widgets-html-manager-1.0.6.tgz -C _build/npm
-	tar xzf _build/npm/requirejs-2.3.4.tgz -C _build/npm
-	cp _build/npm/package/dist/* $(WIDGETS_JS)/
+	cd _build/npm && npm pack --silent @jupyter-widgets/html-manager@$(HTML_MANAGER) requirejs@$(REQUIREJS) >/dev/null
+	tar xzf _build/npm/jupyter-widgets-html-manager-$(HTML_MANAGER).tgz -C _build/npm
+	tar xzf _build/npm/requirejs-$(REQUIREJS).tgz -C _build/npm
+	cp _build/npm/package/dist/embed-amd.js _build/npm/package/dist/*.woff* _build/npm/package/dist/*.ttf \
+		_build/npm/package/dist/*.eot _build/npm/package/dist/*.svg $(WIDGETS_JS)/
 	cp _build/npm/package/require.js $(WIDGETS_JS)/require.js
+	touch $@
 
 book: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/jupyter-book build . $(BOOK_FLAGS)

@@ -33,7 +33,17 @@ SKIPPED = {"genindex.html", "search.html", "py-modindex.html"}
 
 INSPECT = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
-  const images = [...document.querySelectorAll('img')];
+  // Each saved widget view must become widget DOM: the manager inserts a .widget-subarea just
+  // before the view's script and displays the widget in it (after the "load" event: allow 15 s).
+  const views = [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')];
+  const rendered = view => {
+    const area = view.previousElementSibling;
+    return !!(area && area.classList.contains('widget-subarea') && area.querySelector('.jupyter-widgets, .lm-Widget'));
+  };
+  for (const deadline = Date.now() + 15000; views.some(v => !rendered(v)) && Date.now() < deadline;) {
+    await new Promise(r => setTimeout(r, 100));
+  }
+  const images = [...document.querySelectorAll('img')];  // after the widgets: their outputs' images too
   await Promise.all(images.map(img => img.complete ? null : new Promise(r => { img.onload = img.onerror = r; })));
   return {
     math: document.querySelectorAll('.math, span.math, div.math').length,
@@ -42,8 +52,8 @@ INSPECT = """async () => {
     rawTex: [...document.querySelectorAll('div.math')].filter(d => !d.querySelector('mjx-container')).length,
     brokenImages: images.filter(img => !(img.naturalWidth > 0)).map(img => img.src.slice(0, 80)),
     players: [...document.querySelectorAll('img[id^="_anim_img"]')].filter(img => !(img.naturalWidth > 0)).length,
-    widgetsSaved: document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
-    widgetsShown: document.querySelectorAll('.jupyter-widgets, .widget-container, .lm-Widget').length,
+    widgetsSaved: views.length,
+    widgetsShown: views.filter(rendered).length,
   };
 }"""
 
@@ -94,8 +104,9 @@ def check_page(context, base, page, shots):
     problems += [f"image did not load: {src}" for src in found["brokenImages"]]
     if found["players"]:
         problems.append(f"{found['players']} animation players without frames")
-    if found["widgetsSaved"] and not found["widgetsShown"]:
-        problems.append("saved widgets did not render")
+    if found["widgetsShown"] < found["widgetsSaved"]:
+        missing = found["widgetsSaved"] - found["widgetsShown"]
+        problems.append(f"{missing} of {found['widgetsSaved']} saved widgets did not render")
     if page.startswith(("chapters/", "exercises/")):
         link = browser_page.locator('a[href$=".ipynb"]')
         if not link.count():
