@@ -6,6 +6,7 @@ so that ``parent[i] < i``.  See the book's notation page.
 """
 
 from .articulated import ArticulatedBodies, aba, articulated_bodies, hybrid_dynamics, velocity_products
+from .body_frame import BodyFrameForwardDynamics, BodyFrameInverseDynamics, aba_body_frame, rnea_body_frame
 from .builders import (
     alexiou_two_link,
     double_pendulum,

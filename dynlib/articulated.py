@@ -4,9 +4,10 @@ The articulated inertia ``IA_i`` and bias force ``pA_i`` of body ``i`` describe 
 subtree hanging from joint ``i`` as if it were one body: the force that joint ``i`` must
 apply is ``f_i = IA_i a_i + pA_i`` whatever the acceleration ``a_i`` of body ``i``.
 
-Chapter: *Articulated inertia and the articulated-body algorithm*; Alexiou (1999)
-"Articulated Inertia Recursion", "Recursive Accelerations"; Kim (2012) Tables 3 and 4;
-Featherstone (2008) §7.3.
+Chapter: *Articulated inertia and forward dynamics*; Alexiou (1999) "Articulated Inertia
+Concept", "Articulated Inertia Recursion", "Articulated Equations of Motion", "Recursive
+Accelerations", "Recursive Forces"; Kim (2012) eqs. 43-53, Tables 3 and 4 (in body
+coordinates: ``dynlib.body_frame``); Featherstone (2008) §7.3.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class ArticulatedBodies(NamedTuple):
     pA : ndarray, shape (n, 6)
         Articulated bias force.
     U : tuple of ndarray, shape (6, nv_i)
-        ``IA_i s_i``.
+        ``IA_i s_i`` (Featherstone's ``U``; not the reactive accelerations ``U`` of
+        :func:`dynlib.subspace_decomposition`, although ``IA_i s_i D_i^-1`` is its active force ``T``).
     D : tuple of ndarray, shape (nv_i, nv_i)
         ``s_i^T IA_i s_i``: the inertia the joint feels along its own motion.
     u : tuple of ndarray, shape (nv_i,)

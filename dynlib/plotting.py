@@ -298,6 +298,7 @@ def animation_html(animation, name):
     if not re.fullmatch(r"[A-Za-z0-9_]+", str(name)):
         raise ValueError(f"name must be letters, digits and underscores, got {name!r}")
     html = animation.to_jshtml(default_mode="loop")
+    animation._draw_was_started = True  # every frame was drawn into the HTML: no "deleted unrendered" warning
     plt.close(animation._fig)
     html = re.sub(r"<link[^>]*font-awesome[^>]*>", "", html)
     for ident in set(re.findall(r"anim([0-9a-f]{32})", html)):

@@ -6,7 +6,7 @@ kernel sees the same picture for a sweep of slider values.  Import explicitly
 (``import dynlib.widgets as dw``); the rest of dynlib does not need ipywidgets.
 
 Chapter: *Screws, twists and wrenches* (the twist explorer); *Projective geometry and
-subspace decompositions* (the strike explorer).
+subspace decompositions* (the strike explorer); *Impulse propagation* (the impact explorer).
 """
 
 from __future__ import annotations
@@ -15,11 +15,22 @@ import numpy as np
 
 from ._backend import as_array, as_vector
 from .conventions import planar_matrix
-from .plotting import draw_screw_axis, draw_vectors, set_axes_equal
+from .impulse import contact_line, impulse_propagation
+from .kinematics import forward_kinematics, marker_motion
+from .plotting import draw_screw_axis, draw_tree, draw_vectors, set_axes_equal
 from .projective import homogeneous_line, homogeneous_point, percussion_axis, twist_of_point, wrench_of_line
 from .screws import screw_of_twist
 
-__all__ = ["twist_field", "draw_twist", "twist_explorer", "pinned_strike", "draw_strike", "strike_explorer"]
+__all__ = [
+    "twist_field",
+    "draw_twist",
+    "twist_explorer",
+    "pinned_strike",
+    "draw_strike",
+    "strike_explorer",
+    "draw_impact",
+    "impact_explorer",
+]
 
 
 def twist_field(twist, extent=1.0, per_side=3):
@@ -217,3 +228,90 @@ def strike_explorer(length=1.0, mass=1.0):
     return widgets.interactive(show, distance=widgets.FloatSlider(
         value=0.5 * length, min=0.05 * length, max=length, step=0.01 * length, continuous_update=False,
         description="strike at"))
+
+
+def draw_impact(ax, model, q, qd, where, epsilon, normal=(0.0, -1.0, 0.0)):
+    """Draw a planar chain struck at a point of its last link, with the velocities before and after.
+
+    The last body's point ``where`` (in its own frame) meets an obstacle along ``normal``
+    (the direction the point moves into the obstacle); the impact is resolved with
+    :func:`dynlib.impulse_propagation`.
+
+    Parameters
+    ----------
+    ax : Axes
+    model : Model
+        A planar chain (xy plane).
+    q, qd : array_like
+        State just before the impact.
+    where : array_like, shape (3,)
+        Contact point in the last body's frame.
+    epsilon : float
+        Coefficient of restitution.
+    normal : array_like, shape (3,)
+
+    Returns
+    -------
+    ImpulseResponse
+        With ``response.J`` the impulse and ``response.dqd`` the joint-velocity jumps.
+    """
+    last = model.n_bodies - 1
+    kin = forward_kinematics(model, q, qd)
+    point, velocity, _ = marker_motion(kin, last, np.asarray(where, float))
+    response = impulse_propagation(model, q, qd, contact_line(point, normal), epsilon)
+    after = marker_motion(forward_kinematics(model, q, np.asarray(qd, float) + response.dqd), last,
+                          np.asarray(where, float))[1]
+    draw_tree(ax, model, q, tip=where)
+    scale = 0.3 / max(np.linalg.norm(velocity[:2]), 1e-9)
+    for v, colour, label in ((velocity, "tab:blue", "velocity before"), (after, "tab:orange", "velocity after")):
+        ax.annotate("", xy=point[:2] + scale * v[:2], xytext=point[:2],
+                    arrowprops=dict(color=colour, width=1.5, headwidth=7))
+        ax.plot([], [], color=colour, lw=2, label=label)
+    e = np.asarray(normal, float) / np.linalg.norm(normal)
+    along_surface = 0.3 * np.array([-e[1], e[0]])
+    ax.plot(*np.transpose([point[:2] - along_surface, point[:2] + along_surface]), color="0.4", lw=4,
+            solid_capstyle="butt", label="obstacle surface")
+    ax.set_aspect("equal")
+    ax.legend(loc="upper left", fontsize=8)
+    return response
+
+
+def impact_explorer(model=None):
+    """Sliders for the restitution and the contact point of a two-link chain striking a floor.
+
+    Parameters
+    ----------
+    model : Model, optional
+        A planar two-link chain (default: Alexiou's example with m = 1 kg, L = 1 m).
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    from .builders import alexiou_two_link
+    from .energy import system_kinetic_energy
+
+    model = alexiou_two_link(1.0, 1.0) if model is None else model
+    q, qd = np.array([-0.6, 0.9]), np.array([-1.0, -0.5])
+
+    def show(epsilon=0.5, along=1.0):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        response = draw_impact(ax, model, q, qd, [along, 0.0, 0.0], epsilon)
+        ax.set_xlim(-0.5, 2.2)
+        ax.set_ylim(-1.4, 0.6)
+        plt.show()
+        before = system_kinetic_energy(model, q, qd)
+        lost = before - system_kinetic_energy(model, q, qd + response.dqd)
+        print(f"impulse J = {float(response.J):.3f} N s; speed {float(response.v_impact):.3f} -> "
+              f"{float(response.v_bounce):.3f} m/s along the normal; kinetic energy lost {lost:.3f} J "
+              f"of {before:.3f} J")
+
+    return widgets.interactive(
+        show,
+        epsilon=widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05, continuous_update=False,
+                                    description="restitution"),
+        along=widgets.FloatSlider(value=1.0, min=0.05, max=1.0, step=0.05, continuous_update=False,
+                                  description="contact at"))

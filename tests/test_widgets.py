@@ -48,3 +48,26 @@ def test_explorers_build_and_redraw_without_a_browser():
     strike.children[0].value = 0.3
     strike.update()
     plt.close("all")
+
+
+@pytest.mark.parametrize("epsilon", [0.0, 0.5, 1.0])
+def test_the_struck_point_leaves_at_minus_epsilon_times_its_approach_speed(epsilon):
+    import dynlib as dl
+
+    model = dl.alexiou_two_link(1.0, 1.0)
+    q, qd, where = np.array([-0.6, 0.9]), np.array([-1.0, -0.5]), [0.7, 0.0, 0.0]
+    fig, ax = plt.subplots()
+    response = dw.draw_impact(ax, model, q, qd, where, epsilon)
+    plt.close(fig)
+    normal = np.array([0.0, -1.0, 0.0])
+    before = dl.marker_motion(dl.forward_kinematics(model, q, qd), 1, where)[1] @ normal
+    after = dl.marker_motion(dl.forward_kinematics(model, q, qd + response.dqd), 1, where)[1] @ normal
+    assert before > 0 and after == pytest.approx(-epsilon * before, abs=1e-12)
+
+
+def test_the_impact_explorer_redraws_for_each_setting():
+    explorer = dw.impact_explorer()
+    explorer.children[0].value = 0.2
+    explorer.children[1].value = 0.4
+    explorer.update()
+    plt.close("all")

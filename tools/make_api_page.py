@@ -26,6 +26,7 @@ SECTIONS = [
     ("inverse_dynamics", "Inverse dynamics"),
     ("mass_matrix", "Mass matrix"),
     ("articulated", "Articulated-body and hybrid dynamics"),
+    ("body_frame", "Kim's body-frame recursions"),
     ("mobility", "Articulated mobility and chain splitting"),
     ("impulse", "Impulses"),
     ("constraints", "Loop constraints"),
