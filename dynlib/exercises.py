@@ -226,7 +226,7 @@ def check_answer(got, expected, name, rtol=1e-8, hint=None):
         raise ExerciseFeedback(_with_hint(f"{name}: no answer yet (replace the ... with your answer).", hint))
     problem = _mismatch(got, expected, rtol)
     if problem:
-        raise ExerciseFeedback(_with_hint(f"{name}: not right yet: your answer {problem}.", hint))
+        raise ExerciseFeedback(_with_hint(f"{name}: not right yet ({problem}).", hint))
     print(f"{name}: right.")
 
 

@@ -251,6 +251,8 @@ def perturbed(value):
         return type(value)(*map(perturbed, value)) if hasattr(value, "_fields") else tuple(map(perturbed, value))
     if isinstance(value, list):
         return [perturbed(item) for item in value]
+    if isinstance(value, dict):
+        return {key: perturbed(item) for key, item in value.items()}
     if isinstance(value, sp.MatrixBase):
         return value.applyfunc(lambda entry: entry + sp.Rational(1, 100))
     if isinstance(value, sp.Basic):
