@@ -6,7 +6,8 @@ kernel sees the same picture for a sweep of slider values.  Import explicitly
 (``import dynlib.widgets as dw``); the rest of dynlib does not need ipywidgets.
 
 Chapter: *Screws, twists and wrenches* (the twist explorer); *Projective geometry and
-subspace decompositions* (the strike explorer); *Impulse propagation* (the impact explorer).
+subspace decompositions* (the strike explorer); *Articulated inertia and forward dynamics* (the
+articulated-inertia explorer); *Impulse propagation* (the impact explorer).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ __all__ = [
     "strike_explorer",
     "draw_impact",
     "impact_explorer",
+    "draw_apparent_mass",
+    "articulated_inertia_explorer",
 ]
 
 
@@ -315,3 +318,95 @@ def impact_explorer(model=None):
                                     description="restitution"),
         along=widgets.FloatSlider(value=1.0, min=0.05, max=1.0, step=0.05, continuous_update=False,
                                   description="contact at"))
+
+
+def draw_apparent_mass(ax, model, q, body=0, point=None, scale=0.25):
+    """Draw the apparent mass of a point of ``body`` for its own, articulated and locked inertias.
+
+    A pure force ``e`` at the world point ``p`` accelerates it (from rest) by ``G e`` with the
+    point mobility ``G = B^T M^-1 B`` of the inertia ``M`` the body presents
+    (:func:`dynlib.point_mobility`); ``G^-1`` is the point's apparent mass, drawn as the ellipse
+    ``G^-1 e`` over unit ``e``.  The three inertias are the body alone, the articulated inertia
+    (its subtree free on its joints) and the composite inertia (its subtree locked); their
+    ellipses are nested in that order.
+
+    Parameters
+    ----------
+    ax : Axes
+    model : Model
+        A planar tree (xy plane) with at least one body outboard of ``body``.
+    q : array_like
+    body : int
+    point : array_like, shape (3,), optional
+        World point of ``body`` (default: the origin of its first child, e.g. the elbow).
+    scale : float
+        Metres drawn per kilogram.
+
+    Returns
+    -------
+    dict
+        Principal apparent masses (ascending, kg) for ``"alone"``, ``"free"`` and ``"locked"``.
+    """
+    from .articulated import articulated_bodies
+    from .energy import world_inertias
+    from .mass_matrix import composite_inertias
+    from .mobility import point_mobility
+
+    kin = forward_kinematics(model, q)
+    if not model.children[body]:
+        raise ValueError(f"body {body} has no subtree, so its articulated inertia is its own")
+    point = kin.p[model.children[body][0]] if point is None else as_vector(point, 3, "point")
+    zeros = np.zeros(model.nv)
+    inertias = {"alone": world_inertias(model, kin)[body],
+                "free": articulated_bodies(model, q, zeros, zeros).IA[body],
+                "locked": composite_inertias(model, kin)[body]}
+    styles = {"alone": ("tab:blue", "body alone"), "free": ("tab:red", "subtree free (articulated)"),
+              "locked": ("tab:green", "subtree locked (composite)")}
+    draw_tree(ax, model, q, frames=False, com=False)
+    circle = np.array([np.cos(np.linspace(0, 2 * np.pi, 120)), np.sin(np.linspace(0, 2 * np.pi, 120))])
+    principal = {}
+    for key, M in inertias.items():
+        apparent = np.linalg.inv(point_mobility(np.linalg.inv(M), point)[:2, :2])
+        principal[key] = np.linalg.eigvalsh(apparent)
+        ax.plot(*(point[:2, None] + scale * apparent @ circle), color=styles[key][0], lw=2, label=styles[key][1])
+    ax.plot(*point[:2], "ko", ms=4)
+    ax.set_aspect("equal")
+    ax.legend(loc="upper left", fontsize=8)
+    return principal
+
+
+def articulated_inertia_explorer(model=None):
+    """Sliders for the outboard joints of a planar chain; shows how the first link's apparent mass changes.
+
+    Parameters
+    ----------
+    model : Model, optional
+        A planar chain (default: three uniform 1 kg, 1 m links).
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    from .builders import planar_chain
+
+    model = planar_chain(3) if model is None else model
+    names = [f"q{j + 1}" for j in range(1, model.nv)]
+
+    def show(**angles):
+        q = np.concatenate([[0.0], [np.radians(angles[name]) for name in names]])
+        fig, ax = plt.subplots(figsize=(6, 4.5))
+        principal = draw_apparent_mass(ax, model, q)
+        reach = float(np.sum(np.linalg.norm(np.diff(np.asarray(forward_kinematics(model, q).p)[:, :2], axis=0),
+                                            axis=1))) + 1.0
+        ax.set_xlim(-0.6, reach + 0.4)
+        ax.set_ylim(-reach, reach)
+        plt.show()
+        print("principal apparent masses at the elbow (kg): "
+              + "; ".join(f"{key} {np.round(value, 3)}" for key, value in principal.items()))
+
+    return widgets.interactive(show, **{name: widgets.FloatSlider(
+        value=0.0, min=-180.0, max=180.0, step=5.0, continuous_update=False, description=f"{name} (deg)")
+        for name in names})

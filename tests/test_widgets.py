@@ -71,3 +71,27 @@ def test_the_impact_explorer_redraws_for_each_setting():
     explorer.children[1].value = 0.4
     explorer.update()
     plt.close("all")
+
+
+def test_apparent_masses_nest_and_match_the_straight_arm_values():
+    import dynlib as dl
+
+    fig, ax = plt.subplots()
+    principal = dw.draw_apparent_mass(ax, dl.double_pendulum(gravity=(0, 0, 0)), [0.0, 0.0])
+    plt.close(fig)
+    # straight 1 kg, 1 m links, pushed at the elbow: alone 1/4 and 1 kg, free 1/2 and 2 kg, locked 2 kg across
+    assert_close(principal["alone"], [0.25, 1.0])
+    assert_close(principal["free"], [0.5, 2.0])
+    for light, heavy in (("alone", "free"), ("free", "locked")):
+        assert np.all(principal[light] <= principal[heavy] + 1e-12)
+    with pytest.raises(ValueError, match="no subtree"):
+        dw.draw_apparent_mass(plt.subplots()[1], dl.double_pendulum(), [0.0, 0.0], body=1)
+    plt.close("all")
+
+
+def test_the_articulated_inertia_explorer_redraws():
+    explorer = dw.articulated_inertia_explorer()
+    assert [child.description for child in explorer.children[:2]] == ["q2 (deg)", "q3 (deg)"]
+    explorer.children[0].value = 60.0
+    explorer.update()
+    plt.close("all")
