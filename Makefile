@@ -15,7 +15,7 @@ help:
 	@echo "make browser  visit every built page in headless Chromium (screenshots in _build/screenshots)"
 	@echo "make student  student notebooks and a student book without solutions, in _build/student"
 	@echo "make grade NOTEBOOKS='a.ipynb b.ipynb'  score filled-in exercise notebooks"
-	@echo "make bench  time dynlib against Pinocchio (ratios; not part of make test)"
+	@echo "make bench  time dynlib against Pinocchio, MuJoCo and Modern Robotics (not part of make test)"
 	@echo "make clean  remove the build and the virtual environment"
 
 $(VENV)/.installed: requirements.txt pyproject.toml
@@ -89,7 +89,12 @@ browser: $(VENV)/.installed-test /usr/bin/chromium
 
 test: lint /usr/bin/chromium unit notebooks book browser student pdf
 
-bench: $(VENV)/.installed-test
+# The reference libraries for the benchmark only (MuJoCo, Modern Robotics); not part of make test.
+$(VENV)/.installed-bench: $(VENV)/.installed-test requirements-bench.txt
+	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
+	touch $@
+
+bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/run.py
 
 clean:
