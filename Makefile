@@ -78,6 +78,8 @@ TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-reco
 
 pdf: $(VENV)/.installed /usr/bin/latexmk
 	$(BIN)/jupyter-book build . --builder pdflatex $(BOOK_FLAGS)
+	@if grep -q "There were undefined references" _build/latex/book.log; then \
+		grep "Reference .* undefined" _build/latex/book.log | sort -u; echo "undefined cross-references in the PDF"; exit 1; fi
 	@test -s _build/latex/book.pdf && echo "The PDF is built: $(CURDIR)/_build/latex/book.pdf"
 
 # Headless Chromium from Debian (never a downloaded browser); installed here when missing.

@@ -25,6 +25,7 @@ __all__ = [
     "draw_vectors",
     "animation_html",
     "animate_motion",
+    "Player",
 ]
 
 AXIS_COLOURS = ("tab:red", "tab:green", "tab:blue")
@@ -260,6 +261,31 @@ def draw_vectors(ax, points, vectors, scale=1.0, colour="tab:blue", label=None, 
     return arrows
 
 
+class Player:
+    """An animation for a notebook: the offline HTML player, and a still frame for print.
+
+    Attributes
+    ----------
+    data : str
+        The HTML of the player (shown by Jupyter and the HTML book).
+    still : bytes
+        PNG of the last frame (shown where HTML cannot be, as in the PDF).
+    frames : int
+    """
+
+    def __init__(self, data, still, frames):
+        self.data, self.still, self.frames = data, still, frames
+
+    def _repr_html_(self):
+        return self.data
+
+    def _repr_png_(self):
+        return self.still
+
+    def __repr__(self):
+        return f"<animation, {self.frames} frames>"
+
+
 def animation_html(animation, name):
     """Turn a matplotlib animation into a self-contained player that works offline.
 
@@ -267,7 +293,8 @@ def animation_html(animation, name):
     Jupyter and in the static book page. Three changes make it fit for the book: the Font
     Awesome stylesheet that the player loads from a CDN is dropped (its buttons get Unicode
     glyphs), the random element id is replaced by ``name`` so a re-run stores the same
-    HTML, and the figure is closed so no still image is stored as well.
+    HTML, and the figure is closed so it is not shown a second time.  The player also carries
+    the last frame as a still PNG, which is what the PDF of the book prints.
 
     Parameters
     ----------
@@ -279,7 +306,7 @@ def animation_html(animation, name):
 
     Returns
     -------
-    IPython.display.HTML
+    Player
         Display it as the last expression of a cell.
 
     Examples
@@ -292,13 +319,16 @@ def animation_html(animation, name):
     >>> "cdn" in player.data, player.data.count("anim_demo.next_frame()")
     (False, 1)
     """
+    import io
+
     import matplotlib.pyplot as plt
-    from IPython.display import HTML
 
     if not re.fullmatch(r"[A-Za-z0-9_]+", str(name)):
         raise ValueError(f"name must be letters, digits and underscores, got {name!r}")
     html = animation.to_jshtml(default_mode="loop")
     animation._draw_was_started = True  # every frame was drawn into the HTML: no "deleted unrendered" warning
+    still = io.BytesIO()
+    animation._fig.savefig(still, format="png", metadata={"Software": None})  # the last frame
     plt.close(animation._fig)
     html = re.sub(r"<link[^>]*font-awesome[^>]*>", "", html)
     for ident in set(re.findall(r"anim([0-9a-f]{32})", html)):
@@ -307,7 +337,7 @@ def animation_html(animation, name):
         html = html.replace(f'<i class="{icon}"></i>', glyph)
     if "fa fa-" in html:
         raise RuntimeError("matplotlib's animation player changed: an icon has no glyph")
-    return HTML(html)
+    return Player(html, still.getvalue(), html.count("data:image/png;base64,"))
 
 
 def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=None, figsize=(4, 4), dpi=72):
@@ -335,7 +365,7 @@ def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=N
 
     Returns
     -------
-    IPython.display.HTML
+    Player
 
     Examples
     --------

@@ -36,6 +36,17 @@ __all__ = [
 ]
 
 
+def _explorer(show, **controls):
+    """``ipywidgets.interactive(show, **controls)``, with a plain-text form that says what it is."""
+    import ipywidgets as widgets
+
+    class Explorer(widgets.interactive):
+        def __repr__(self):
+            return "[explorer: run this notebook in Jupyter to move the sliders]"
+
+    return Explorer(show, **controls)
+
+
 def twist_field(twist, extent=1.0, per_side=3):
     """Velocities ``v(p) = v_O + w x p`` of a twist at a cube of grid points around the origin.
 
@@ -120,7 +131,7 @@ def twist_explorer():
               f"along {np.round(screw.direction, 3)}")
 
     slider = dict(min=-1.0, max=1.0, step=0.05, continuous_update=False)
-    return widgets.interactive(show, **{name: widgets.FloatSlider(value=value, description=name, **slider)
+    return _explorer(show, **{name: widgets.FloatSlider(value=value, description=name, **slider)
                                         for name, value in (("vx", 0.0), ("vy", 0.5), ("vz", 0.3),
                                                             ("wx", 0.0), ("wy", 0.0), ("wz", 1.0))})
 
@@ -228,7 +239,7 @@ def strike_explorer(length=1.0, mass=1.0):
         plt.show()
         print(f"spin after the strike {spin:.3f} rad/s; pin reaction {reaction[1]:+.3f} N s")
 
-    return widgets.interactive(show, distance=widgets.FloatSlider(
+    return _explorer(show, distance=widgets.FloatSlider(
         value=0.5 * length, min=0.05 * length, max=length, step=0.01 * length, continuous_update=False,
         description="strike at"))
 
@@ -312,7 +323,7 @@ def impact_explorer(model=None):
               f"{float(response.v_bounce):.3f} m/s along the normal; kinetic energy lost {lost:.3f} J "
               f"of {before:.3f} J")
 
-    return widgets.interactive(
+    return _explorer(
         show,
         epsilon=widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05, continuous_update=False,
                                     description="restitution"),
@@ -407,6 +418,6 @@ def articulated_inertia_explorer(model=None):
         print("principal apparent masses at the elbow (kg): "
               + "; ".join(f"{key} {np.round(value, 3)}" for key, value in principal.items()))
 
-    return widgets.interactive(show, **{name: widgets.FloatSlider(
+    return _explorer(show, **{name: widgets.FloatSlider(
         value=0.0, min=-180.0, max=180.0, step=5.0, continuous_update=False, description=f"{name} (deg)")
         for name in names})

@@ -120,3 +120,13 @@ def test_animate_motion_draws_one_frame_per_requested_time_and_checks_shapes():
         dp.animate_motion(model, t, q[:, :1], "chain")
     with pytest.raises(ValueError, match="frames must be at least 2"):
         dp.animate_motion(model, t, q, "chain", frames=1)
+
+
+def test_a_player_also_carries_a_still_frame_for_print():
+    from matplotlib.animation import FuncAnimation
+
+    fig, ax = plt.subplots(figsize=(2, 2), dpi=30)
+    (line,) = ax.plot([0, 1], [0, 0])
+    player = dp.animation_html(FuncAnimation(fig, lambda k: line.set_ydata([0, k]), frames=3), "still")
+    assert player._repr_png_().startswith(b"\x89PNG") and player._repr_html_() == player.data
+    assert repr(player) == "<animation, 3 frames>"

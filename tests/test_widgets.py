@@ -95,3 +95,8 @@ def test_the_articulated_inertia_explorer_redraws():
     explorer.children[0].value = 60.0
     explorer.update()
     plt.close("all")
+
+
+def test_an_explorer_says_in_plain_text_what_it_is():
+    assert "run this notebook in Jupyter" in repr(dw.strike_explorer())
+    plt.close("all")
