@@ -289,8 +289,8 @@ def write_student_book(out_dir):
     for name in ("_config.yml", "_toc.yml"):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, source / name)
-    for folder in ("book", "chapters"):
-        shutil.copytree(ROOT / folder, source / folder)
+    for folder in ("book", "chapters", "benchmarks"):  # everything the pages include besides the exercises
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     leaks = set()
     for path in sorted((ROOT / "exercises").glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
