@@ -4,7 +4,7 @@ Usage::
 
     make bench                                   # full run: writes benchmarks/results.md and results.png
     .venv/bin/python benchmarks/run.py --quick   # smoke run (fewer sizes, short timings), prints only
-    .venv/bin/python benchmarks/run.py --sizes 8 64 --output /tmp/bench
+    .venv/bin/python benchmarks/run.py --sizes 8 64 --output bench-output
 
 Needs ``requirements-bench.txt`` (``pin``, ``mujoco``, ``modern-robotics``).  Models: random
 revolute chains of n = 1 ... 256 bodies (``dl.random_tree(n, n, kinds=["revolute"],
