@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book pdf test unit notebooks lint student grade browser bench clean help
+.PHONY: book pdf test unit notebooks lint student grade browser fuzz bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -15,6 +15,7 @@ help:
 	@echo "make browser  visit every built page in headless Chromium (screenshots in _build/screenshots)"
 	@echo "make student  student notebooks and a student book without solutions, in _build/student"
 	@echo "make grade NOTEBOOKS='a.ipynb b.ipynb'  score filled-in exercise notebooks"
+	@echo "make fuzz   fuzz the public API with 20,000 seeded bad and edge-case inputs (a 2,000-case slice runs in make unit)"
 	@echo "make bench  time dynlib against Pinocchio, MuJoCo and Modern Robotics (not part of make test)"
 	@echo "make clean  remove the build and the virtual environment"
 
@@ -91,6 +92,9 @@ browser: $(VENV)/.installed-test /usr/bin/chromium
 	$(BIN)/python tools/check_pages.py _build/html
 
 test: lint /usr/bin/chromium unit notebooks book browser student pdf
+
+fuzz: $(VENV)/.installed
+	$(BIN)/python tools/fuzz.py --cases 20000 --seed 0
 
 # The reference libraries for the benchmark only (MuJoCo, Modern Robotics); not part of make test.
 $(VENV)/.installed-bench: $(VENV)/.installed-test requirements-bench.txt

@@ -15,12 +15,28 @@ import numpy as np
 
 def as_array(x, name="x"):
     """Return ``x`` as a float array, or as an object array if it holds sympy expressions."""
-    a = np.asarray(x)
+    try:
+        a = np.asarray(x)
+    except ValueError:  # a ragged sequence
+        raise ValueError(f"{name} must be a rectangular array of numbers, got a ragged sequence") from None
+    if a.dtype == object and a.size == 0:  # nothing symbolic in it
+        return a.astype(float)
     if a.dtype == object:
+        for entry in a.flat:
+            if not _is_scalar(entry):
+                raise TypeError(f"{name} must hold real numbers or sympy expressions, got an entry {entry!r}")
         return a
     if a.dtype.kind in "biuf":
         return a.astype(float, copy=False)
     raise TypeError(f"{name} must hold real numbers or sympy expressions, got dtype {a.dtype}")
+
+
+def _is_scalar(x):
+    """True for a real number or a sympy expression (the entries an object array may hold)."""
+    if isinstance(x, (int, float, np.integer, np.floating)):
+        return True
+    sympy = sys.modules.get("sympy")
+    return sympy is not None and isinstance(x, sympy.Basic)
 
 
 def is_symbolic(*arrays):
@@ -91,6 +107,49 @@ def check_finite(a, name):
     """Raise ValueError if a numeric array holds NaN or infinity."""
     if a.dtype != object and not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite, got {a}")
+
+
+#: Largest magnitude accepted in a joint-space vector, an external wrench, a mass or a centre of
+#: mass: far beyond any physical value, and small enough that the products the algorithms form
+#: (up to about the seventh power of such numbers) stay inside double precision instead of
+#: overflowing to infinity.
+LARGEST_MAGNITUDE = 1e40
+
+
+def check_magnitude(a, name):
+    """Raise ValueError unless a numeric array is finite with entries of magnitude at most ``LARGEST_MAGNITUDE``."""
+    if a.dtype == object or not a.size:
+        return
+    largest = np.abs(a).max()
+    if not largest <= LARGEST_MAGNITUDE:  # NaN, infinity or too large: one comparison on the fast path
+        check_finite(a, name)
+        raise ValueError(
+            f"{name} must have entries of magnitude at most {LARGEST_MAGNITUDE:g} (larger ones overflow), "
+            f"got {largest:g}"
+        )
+
+
+def check_scalar(x, name, low=None, high=None, allow_inf=False):
+    """Raise unless ``x`` is one real number in ``[low, high]``, finite unless ``allow_inf``.
+
+    The bounds apply to finite values (``allow_inf`` admits both infinities, an infinite pitch
+    say).  Sympy expressions pass unchecked.  Returns ``x`` unchanged.
+    """
+    if is_symbolic(x):
+        return x
+    a = np.asarray(None if isinstance(x, (str, bytes)) else x)
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a real number, got {x!r}")
+    if a.ndim != 0:
+        raise ValueError(f"{name} must be a single number, got shape {a.shape}")
+    value = float(a)
+    if np.isnan(value) or (np.isinf(value) and not allow_inf):
+        raise ValueError(f"{name} must be finite, got {value}")
+    if np.isfinite(value) and low is not None and value < low:
+        raise ValueError(f"{name} must be at least {low:g}, got {value}")
+    if np.isfinite(value) and high is not None and value > high:
+        raise ValueError(f"{name} must be at most {high:g}, got {value}")
+    return x
 
 
 def _sympy():

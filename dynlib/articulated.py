@@ -251,12 +251,12 @@ def hybrid_dynamics(model, q, qd, qdd, tau, accel_given, f_ext=None):
     ----------
     Kim (2012) §2.3, eqs. 51-53 and Table 4; Featherstone (2008) §9.2.
     """
-    accel_given = [bool(x) for x in accel_given]
-    if len(accel_given) != model.n_bodies:
-        raise ValueError(f"accel_given must have one flag per joint ({model.n_bodies}), got {len(accel_given)}")
     model, kin, I, f_ext, (qd, qdd, tau), symbolic = _prepare(
         model, q, f_ext, (qd, "qd"), (qdd, "qdd"), (tau, "tau")
     )
+    accel_given = [bool(x) for x in accel_given]
+    if len(accel_given) != model.n_bodies:
+        raise ValueError(f"accel_given must have one flag per joint ({model.n_bodies}), got {len(accel_given)}")
     qdd, tau = qdd.copy(), tau.copy()
     n = model.n_bodies
     c, pA = velocity_products(model, kin, I, qd, f_ext)  # pass 1

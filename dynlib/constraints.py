@@ -100,7 +100,10 @@ class LoopConstraint:
 
 
 def _check_constraints(model, constraints):
-    constraints = list(constraints)
+    try:
+        constraints = list(constraints)
+    except TypeError:
+        raise TypeError(f"constraints must be a list of LoopConstraint, got {type(constraints).__name__}") from None
     if not constraints:
         raise ValueError("constraints must be a non-empty list of LoopConstraint")
     for c in constraints:

@@ -10,6 +10,7 @@ import numpy as np
 
 from .inertia import momentum, transform_inertia
 from .kinematics import centres_of_mass, forward_kinematics
+from .model import check_velocity
 from .spatial import motion_transform
 
 __all__ = [
@@ -55,7 +56,7 @@ def system_kinetic_energy(model, q, qd):
     -------
     float or sympy expression
     """
-    kin = forward_kinematics(model, q, qd)
+    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd"))
     I = world_inertias(model, kin)
     return sum(kin.v[i] @ I[i] @ kin.v[i] for i in range(model.n_bodies)) / 2
 
@@ -105,7 +106,7 @@ def system_momentum(model, q, qd):
     -------
     ndarray, shape (6,)
     """
-    kin = forward_kinematics(model, q, qd)
+    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd"))
     return (world_inertias(model, kin) @ kin.v[..., None])[..., 0].sum(axis=0)
 
 

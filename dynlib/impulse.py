@@ -15,11 +15,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, exact, eye, is_symbolic, solve_spd, zeros
+from ._backend import as_array, check_finite, check_scalar, exact, eye, is_symbolic, solve_spd, zeros
 from .articulated import _prepare
 from .kinematics import body_jacobian, forward_kinematics
 from .mass_matrix import crba
 from .mobility import _require_chain, mobility_steps
+from .model import check_velocity
 from .screws import line_coordinates
 
 __all__ = ["ImpulseResponse", "impulse_propagation", "contact_impulse", "contact_line"]
@@ -82,6 +83,8 @@ def contact_line(point, direction):
 
 def _impact_magnitude(n, Lambda_inv, v, epsilon, body):
     """Eq. 22: J = (1 + eps) (n^T v) / (n^T Lambda_inv n), with a clear error if the line is unreachable."""
+    check_finite(n, "contact")
+    check_scalar(epsilon, "epsilon (the coefficient of restitution)", 0.0, 1.0)
     v_impact = n @ v
     reach = n @ Lambda_inv @ n
     if not is_symbolic(reach) and not reach > 1e-12 * float(n @ n) * max(np.abs(Lambda_inv).max(), 1e-300):
@@ -230,6 +233,6 @@ def contact_impulse(model, q, qd, contact, epsilon, body):
     Jk = body_jacobian(model, q, body)
     H = crba(model, q)
     Hinv_JT = solve_spd(H, Jk.T, "the mass matrix H")
-    v = forward_kinematics(model, q, qd).v[body]
+    v = forward_kinematics(model, q, check_velocity(model, qd, "qd")).v[body]
     J, _ = _impact_magnitude(n, Jk @ Hinv_JT, v, epsilon, body)
     return J, -Hinv_JT @ n * J

@@ -13,7 +13,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_array, check_shape, is_symbolic, promote, simplify, zeros
+from ._backend import (
+    LARGEST_MAGNITUDE,
+    as_array,
+    check_finite,
+    check_magnitude,
+    check_scalar,
+    check_shape,
+    is_symbolic,
+    promote,
+    simplify,
+    zeros,
+)
 from .conventions import planar_matrix
 from .rotations import random_rotation
 from .spatial import cross3, inverse_transform, skew, unskew
@@ -57,6 +68,7 @@ def check_rotational_inertia(I_c, name="inertia"):
         if np.any(simplify(I_c - I_c.T) != 0):
             raise ValueError(f"{name} must be symmetric, got {I_c}")
         return
+    check_finite(I_c, name)
     scale = max(np.abs(I_c).max(), np.finfo(float).tiny)
     if not np.allclose(I_c, I_c.T, rtol=0, atol=1e-12 * scale):
         raise ValueError(f"{name} must be symmetric, got {I_c.tolist()}")
@@ -113,6 +125,7 @@ def spatial_inertia(mass, com, inertia_com):
     I_c = as_array(inertia_com, "inertia_com")
     if com.shape != (3,):
         raise ValueError(f"com must have shape (3,), got {com.shape}")
+    check_magnitude(com, "com")
     check_rotational_inertia(I_c, "inertia_com")
     symbolic = is_symbolic(mass, com, I_c)
     if symbolic:
@@ -120,7 +133,7 @@ def spatial_inertia(mass, com, inertia_com):
     else:
         if np.ndim(mass) != 0:
             raise ValueError(f"mass must be a scalar, got shape {np.shape(mass)}")
-        mass = float(mass)
+        mass = float(check_scalar(mass, "mass", high=LARGEST_MAGNITUDE))
         if not mass > 0:
             raise ValueError(f"mass must be positive, got {mass}")
     C = skew(com)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_array, exact, is_symbolic, zeros
+from ._backend import as_array, check_magnitude, exact, is_symbolic, zeros
 from .energy import gravity_acceleration, gravity_wrenches, world_inertias
 from .kinematics import forward_kinematics
-from .model import check_configuration, check_velocity
+from .model import _check_model, check_configuration, check_velocity
 from .spatial import cross3, cross_force, cross_motion, skew
 
 __all__ = ["rnea", "bias_forces", "check_external_forces", "joint_wrenches", "rnea_vectors"]
@@ -34,11 +34,13 @@ def check_external_forces(model, f_ext):
     -------
     ndarray, shape (n, 6)
     """
+    _check_model(model)
     if f_ext is None:
         return zeros((model.n_bodies, 6), model.symbolic)
     f_ext = as_array(f_ext, "f_ext")
     if f_ext.shape != (model.n_bodies, 6):
         raise ValueError(f"f_ext must have shape (n_bodies, 6) = ({model.n_bodies}, 6), got {f_ext.shape}")
+    check_magnitude(f_ext, "f_ext")
     return f_ext
 
 
@@ -174,7 +176,7 @@ def joint_wrenches(model, q, qd, qdd, f_ext=None):
     >>> bool(np.isclose(f[0][1], 2 * 3.0 * 9.81))                  # the first joint holds both up
     True
     """
-    kin = forward_kinematics(model, q, qd, qdd)
+    kin = forward_kinematics(model, q, qd, check_velocity(model, qdd, "qdd"))
     f_ext = check_external_forces(model, f_ext)
     symbolic = model.symbolic or is_symbolic(kin.R, kin.v, kin.a, f_ext)
     if symbolic:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._backend import as_array, check_finite, is_symbolic, zeros
+from ._backend import as_array, check_finite, check_scalar, is_symbolic, zeros
 from .liegroup import exp_se3, homogeneous, homogeneous_inverse, log_se3, log_so3
 from .rotations import (
     check_unit_quaternion,
@@ -99,7 +99,7 @@ class Joint:
     pitch: object = 0
 
     def __post_init__(self):
-        if self.kind not in JOINT_KINDS:
+        if not isinstance(self.kind, str) or self.kind not in JOINT_KINDS:
             raise ValueError(f"joint kind must be one of {sorted(JOINT_KINDS)}, got {self.kind!r}")
         if self.kind in _AXIAL:
             if self.axis is None:
@@ -111,9 +111,8 @@ class Joint:
             raise ValueError(f"a {self.kind} joint takes no axis, got {self.axis}")
         if self.kind != "helical" and not (np.ndim(self.pitch) == 0 and self.pitch == 0):
             raise ValueError(f"only helical joints have a pitch, got pitch={self.pitch}")
-        if self.kind == "helical" and not is_symbolic(self.pitch):
-            if np.ndim(self.pitch) != 0 or not np.isfinite(self.pitch):
-                raise ValueError(f"helical pitch must be a finite scalar, got {self.pitch}")
+        if self.kind == "helical":
+            check_scalar(self.pitch, "helical pitch")
         S = self._subspace()
         S.flags.writeable = False
         object.__setattr__(self, "S", S)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._backend import as_array, exact, is_symbolic, zeros
-from .model import check_configuration, check_velocity
+from ._backend import as_array, check_finite, exact, is_symbolic, zeros
+from .model import _check_body, check_configuration, check_velocity
 from .spatial import cross3, cross_motion, inverse_transform, motion_transform, skew
 
 __all__ = [
@@ -220,11 +220,6 @@ def direction_marker_motion(kin, body, direction):
     return u, ud, cross3(kin.a[body, 3:], u) + cross3(w, ud)
 
 
-def _check_body(model, body):
-    if not isinstance(body, (int, np.integer)) or not 0 <= body < model.n_bodies:
-        raise ValueError(f"body must be an index in [0, {model.n_bodies}), got {body!r}")
-
-
 def _world_jacobian(model, kin, body):
     J = zeros((6, model.nv), model.symbolic or is_symbolic(kin.R))
     for k in model.ancestors(body):
@@ -287,6 +282,7 @@ def point_jacobian(model, q, body, point):
     ndarray, shape (3, nv)
     """
     _check_body(model, body)
+    check_finite(as_array(point, "point"), "point")
     kin = forward_kinematics(model, q)
     x, _, _ = marker_motion(kin, body, point)
     J = _world_jacobian(model, kin, body)

@@ -28,6 +28,7 @@ import numpy as np
 from ._backend import as_array, as_vector, eye, is_symbolic, solve, solve_spd, zeros
 from .articulated import _prepare, articulated_bodies, velocity_products
 from .energy import gravity_acceleration
+from .model import _check_model
 from .spatial import skew
 
 __all__ = [
@@ -63,6 +64,7 @@ class Mobility(NamedTuple):
 
 
 def _require_chain(model, what):
+    _check_model(model)
     if not model.is_chain():
         raise ValueError(
             f"{what} is defined for serial chains (parent[i] == i - 1); this model is a branched tree "

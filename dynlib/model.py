@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._backend import as_array, check_finite, exact, is_symbolic
+from ._backend import as_array, check_finite, check_magnitude, exact, is_symbolic
 from .inertia import check_rotational_inertia, inertia_parameters
 from .joints import Joint
 
@@ -85,7 +85,7 @@ class Model:
     names: tuple = None
 
     def __post_init__(self):
-        parent = tuple(self.parent)
+        parent = _as_tuple(self.parent, "parent")
         n = len(parent)
         if n == 0:
             raise ValueError("a model needs at least one body")
@@ -96,7 +96,7 @@ class Model:
                 raise ValueError(f"parent[{i}] must satisfy -1 <= parent[i] < i, got {p}")
         parent = tuple(int(p) for p in parent)
 
-        joints = tuple(self.joints)
+        joints = _as_tuple(self.joints, "joints")
         if len(joints) != n:
             raise ValueError(f"joints must have length {n} (one per body), got {len(joints)}")
         for i, j in enumerate(joints):
@@ -114,8 +114,8 @@ class Model:
             raise ValueError(f"gravity must have shape (3,), got {gravity.shape}")
         check_finite(gravity, "gravity")
 
-        names = tuple(f"body{i}" for i in range(n)) if self.names is None else tuple(self.names)
-        if len(names) != n or len(set(names)) != n or not all(isinstance(s, str) for s in names):
+        names = tuple(f"body{i}" for i in range(n)) if self.names is None else _as_tuple(self.names, "names")
+        if len(names) != n or not all(isinstance(s, str) for s in names) or len(set(names)) != n:
             raise ValueError(f"names must be {n} distinct strings, got {names}")
 
         mass, com = [], []
@@ -205,6 +205,14 @@ class Model:
         return sorted(inside)
 
 
+def _as_tuple(x, name):
+    """``x`` as a tuple, or a TypeError naming ``name``."""
+    try:
+        return tuple(x)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence (one entry per body), got {type(x).__name__}") from None
+
+
 def _exact_joint(joint):
     if joint.axis is None:
         return joint
@@ -239,8 +247,24 @@ def _check_inertia(I, i):
     return mass, com
 
 
+def _check_model(model):
+    """Raise TypeError unless ``model`` is a :class:`Model` (the first argument of every algorithm)."""
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a dynlib Model, got {type(model).__name__}")
+
+
+def _check_body(model, body):
+    """Raise unless ``body`` is the index of one of ``model``'s bodies."""
+    _check_model(model)
+    if not isinstance(body, (int, np.integer)) or isinstance(body, bool) or not 0 <= body < model.n_bodies:
+        raise ValueError(f"body must be an index in [0, {model.n_bodies}), got {body!r}")
+
+
 def check_configuration(model, q, name="q"):
     """Return ``q`` as an array after checking it fits ``model`` (shape, finite, unit quaternions).
+
+    Entries larger than ``1e40`` in magnitude are rejected too: no physical state has them,
+    and the algorithms would overflow to infinity.
 
     Parameters
     ----------
@@ -251,10 +275,11 @@ def check_configuration(model, q, name="q"):
     -------
     ndarray, shape (nq,)
     """
+    _check_model(model)
     q = as_array(q, name)
     if q.shape != (model.nq,):
         raise ValueError(f"{name} must have shape (nq,) = ({model.nq},), got {q.shape}")
-    check_finite(q, name)
+    check_magnitude(q, name)
     for i, joint in enumerate(model.joints):
         if joint.kind in ("spherical", "free"):
             joint.check_configuration(q[model.q_slices[i]], f"{name}[{model.q_slices[i].start}:]")
@@ -262,7 +287,7 @@ def check_configuration(model, q, name="q"):
 
 
 def check_velocity(model, v, name="qd"):
-    """Return ``v`` as an array after checking it has shape (nv,) and is finite.
+    """Return ``v`` as an array after checking it has shape (nv,) and is finite (entries at most ``1e40``).
 
     Parameters
     ----------
@@ -275,10 +300,11 @@ def check_velocity(model, v, name="qd"):
     -------
     ndarray, shape (nv,)
     """
+    _check_model(model)
     v = as_array(v, name)
     if v.shape != (model.nv,):
         raise ValueError(f"{name} must have shape (nv,) = ({model.nv},), got {v.shape}")
-    check_finite(v, name)
+    check_magnitude(v, name)
     return v
 
 

@@ -11,7 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_array, check_shape, cos, exact, is_symbolic, sin, sqrt
+from ._backend import (
+    as_array,
+    check_finite,
+    check_magnitude,
+    check_scalar,
+    check_shape,
+    cos,
+    exact,
+    is_symbolic,
+    sin,
+    sqrt,
+)
 from .spatial import skew
 
 __all__ = [
@@ -85,6 +96,7 @@ def rotation_about_axis(axis, angle):
     True
     """
     g = unit_axis(axis)
+    check_scalar(angle, "angle")
     if is_symbolic(angle):
         g = exact(g)
     c, s = cos(angle), sin(angle)
@@ -115,6 +127,14 @@ def rotation_from_rpy(roll, pitch, yaw):
     """
     return (rotation_about_axis([0, 0, 1], yaw) @ rotation_about_axis([0, 1, 0], pitch)
             @ rotation_about_axis([1, 0, 0], roll))
+
+
+def _as_quaternion(q, name):
+    """``q`` as an array of shape (..., 4) with finite entries (no larger than 1e40), or an error naming ``name``."""
+    q = as_array(q, name)
+    check_shape(q, (4,), name)
+    check_magnitude(q, name)
+    return q
 
 
 def check_unit_quaternion(q, name="quaternion"):
@@ -158,8 +178,7 @@ def normalize_quaternion(q):
     -------
     ndarray, shape (..., 4)
     """
-    q = as_array(q, "q")
-    check_shape(q, (4,), "q")
+    q = _as_quaternion(q, "q")
     norm = np.sqrt((q * q).sum(axis=-1, keepdims=True))
     if np.any(norm <= 1e-12):
         raise ValueError("cannot normalise a zero quaternion")
@@ -215,6 +234,11 @@ def quaternion_from_rotation(R):
     R = as_array(R, "R")
     if R.shape != (3, 3):
         raise ValueError(f"R must have shape (3, 3), got {R.shape}")
+    if is_symbolic(R):
+        raise TypeError("quaternion_from_rotation needs a numeric R")
+    check_finite(R, "R")
+    if not np.allclose(R.T @ R, np.eye(3), rtol=0, atol=1e-6) or np.linalg.det(R) < 0:
+        raise ValueError(f"R must be a rotation matrix (orthonormal, det +1), got {R.tolist()}")
     t = np.trace(R)
     diag = np.diag(R)
     k = int(np.argmax([diag[0], diag[1], diag[2], t]))
@@ -246,9 +270,7 @@ def quaternion_multiply(q1, q2):
     -------
     ndarray, shape (4,)
     """
-    q1, q2 = as_array(q1, "q1"), as_array(q2, "q2")
-    check_shape(q1, (4,), "q1")
-    check_shape(q2, (4,), "q2")
+    q1, q2 = _as_quaternion(q1, "q1"), _as_quaternion(q2, "q2")
     x1, y1, z1, w1 = q1
     x2, y2, z2, w2 = q2
     return np.array(
@@ -272,8 +294,7 @@ def quaternion_conjugate(q):
     -------
     ndarray, shape (4,)
     """
-    q = as_array(q, "q")
-    check_shape(q, (4,), "q")
+    q = _as_quaternion(q, "q")
     return q * np.array([-1, -1, -1, 1])
 
 
@@ -296,8 +317,7 @@ def quaternion_rate_matrix(q):
     ----------
     Concurrent Dynamics (2017) eq. 5.
     """
-    q = as_array(q, "q")
-    check_shape(q, (4,), "q")
+    q = _as_quaternion(q, "q")
     a, b, c, d = q
     return np.array(
         [[d, -c, b], [c, d, -a], [-b, a, d], [-a, -b, -c]],
@@ -318,6 +338,7 @@ def quaternion_from_rotation_vector(w):
     """
     w = as_array(w, "w")
     check_shape(w, (3,), "w")
+    check_magnitude(w, "w")
     if is_symbolic(w):
         theta = sqrt(w @ w)
         return np.concatenate([w * sin(theta / 2) / theta, [cos(theta / 2)]])

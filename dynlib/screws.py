@@ -18,7 +18,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, cos, exact, is_symbolic, sin, sqrt, zeros
+from ._backend import (
+    LARGEST_MAGNITUDE,
+    as_array,
+    check_finite,
+    check_magnitude,
+    check_scalar,
+    cos,
+    exact,
+    is_symbolic,
+    sin,
+    sqrt,
+    zeros,
+)
 from .rotations import unit_axis
 from .spatial import cross3
 
@@ -62,10 +74,14 @@ class Screw(NamedTuple):
 def _screw_vectors(point, direction, pitch, magnitude):
     """Return (u, m): the direction times magnitude, and the moment part ``r x u + h u``."""
     e = unit_axis(direction, "direction")
+    check_scalar(pitch, "pitch", -LARGEST_MAGNITUDE, LARGEST_MAGNITUDE, allow_inf=True)
+    check_scalar(magnitude, "magnitude", -LARGEST_MAGNITUDE, LARGEST_MAGNITUDE)
     infinite = not is_symbolic(pitch) and np.isinf(pitch)
     r = None if infinite else as_array(point, "point")
     if r is not None and r.shape != (3,):
         raise ValueError(f"point must have shape (3,), got {r.shape}")
+    if r is not None:
+        check_magnitude(r, "point")
     if is_symbolic(e, r, pitch, magnitude):
         e = exact(e)
         r = None if r is None else exact(r)
@@ -184,6 +200,7 @@ def screw_of_twist(v):
     v = as_array(v, "v")
     if v.shape != (6,):
         raise ValueError(f"v must have shape (6,), got {v.shape}")
+    check_magnitude(v, "v")
     return _axis_of(v[3:], v[:3], "twist")
 
 
@@ -203,6 +220,7 @@ def screw_of_wrench(f):
     f = as_array(f, "f")
     if f.shape != (6,):
         raise ValueError(f"f must have shape (6,), got {f.shape}")
+    check_magnitude(f, "f")
     return _axis_of(f[:3], f[3:], "wrench")
 
 
@@ -274,6 +292,8 @@ def _two_twists(a, b):
     a, b = as_array(a, "a"), as_array(b, "b")
     if a.shape != (6,) or b.shape != (6,):
         raise ValueError(f"a and b must have shape (6,), got {a.shape} and {b.shape}")
+    check_magnitude(a, "a")
+    check_magnitude(b, "b")
     return a, b
 
 
@@ -313,8 +333,11 @@ def cylindroid(a, b, theta):
     """
     a, b = _two_twists(a, b)
     if np.ndim(theta) == 0:
+        check_scalar(theta, "theta")
         return screw_of_twist(cos(theta) * a + sin(theta) * b)
-    screws = [screw_of_twist(cos(t) * a + sin(t) * b) for t in np.asarray(theta).ravel()]
+    theta = as_array(theta, "theta")
+    check_finite(theta, "theta")
+    screws = [screw_of_twist(cos(t) * a + sin(t) * b) for t in theta.ravel()]
     return Screw(*(np.array(field) for field in zip(*screws)))
 
 

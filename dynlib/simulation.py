@@ -19,14 +19,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array
+from ._backend import as_array, check_scalar
 from .articulated import aba
 from .constrained_dynamics import constrained_forward_dynamics
 from .constraints import project_configuration, project_velocity
 from .energy import system_energy
 from .impulse import contact_impulse, contact_line, impulse_propagation
 from .kinematics import forward_kinematics, marker_motion
-from .model import check_configuration, check_velocity, integrate
+from .model import _check_model, check_configuration, check_velocity, integrate
 from .spatial import cross3, cross_motion
 
 __all__ = [
@@ -223,7 +223,7 @@ def _torque_function(model, tau):
         return lambda t, q, qd: zero
     if callable(tau):
         return tau
-    tau = check_velocity(model, tau, "tau")
+    tau = check_velocity(model, tau, "tau").astype(float)
     return lambda t, q, qd: tau
 
 
@@ -240,6 +240,22 @@ def _resolve_impact(model, q, qd, contact, index, t):
     J, dqd = contact_impulse(model, q, qd, n, contact.restitution, contact.body)
     v_bounce = float(n @ forward_kinematics(model, q, qd + dqd).v[contact.body])
     return qd + dqd, Impact(t, index, float(J), v_impact, v_bounce)
+
+
+#: Most steps one call of :func:`simulate` takes: a guard against a mistyped duration or dt,
+#: which would otherwise run for hours.
+MAX_STEPS = 10_000_000
+
+
+def _step_count(duration, dt):
+    """Number of steps of size ``dt`` in ``duration``, after checking both."""
+    check_scalar(duration, "duration")
+    check_scalar(dt, "dt")
+    if not dt > 0 or not duration >= 0:
+        raise ValueError(f"dt must be positive and duration non-negative, got dt={dt}, duration={duration}")
+    if not duration / dt <= MAX_STEPS:
+        raise ValueError(f"duration / dt = {duration / dt:.3g} steps is more than {MAX_STEPS:,}; use a larger dt")
+    return int(round(duration / dt))
 
 
 def simulate(model, q0, qd0, duration, dt, method="rk4", tau=None, f_ext=None, constraints=None,
@@ -279,16 +295,17 @@ def simulate(model, q0, qd0, duration, dt, method="rk4", tau=None, f_ext=None, c
     Raises
     ------
     ValueError
-        If a contact point starts behind its plane, or comes to rest on it.
+        If a contact point starts behind its plane, or comes to rest on it; if ``duration / dt``
+        is more than ``MAX_STEPS`` (ten million) steps.
 
     References
     ----------
     Alexiou (2023) §2 (impulse and law of contact); Munthe-Kaas (1998) for RK4 on Lie groups.
     """
+    _check_model(model)
     if method not in STEPPERS:
         raise ValueError(f"method must be one of {sorted(STEPPERS)}, got {method!r}")
-    if not dt > 0 or not duration >= 0:
-        raise ValueError(f"dt must be positive and duration non-negative, got dt={dt}, duration={duration}")
+    steps = _step_count(duration, dt)
     step = STEPPERS[method]
     torque = _torque_function(model, tau)
     contacts = list(contacts)
@@ -304,7 +321,6 @@ def simulate(model, q0, qd0, duration, dt, method="rk4", tau=None, f_ext=None, c
     for i, contact in enumerate(contacts):
         if contact.gap(kin0) < 0:
             raise ValueError(f"contact {i} starts behind its plane (gap {contact.gap(kin0):.3g}); start outside it")
-    steps = int(round(duration / dt))
     ts, qs, qds, energies, impacts = [0.0], [q], [qd], [system_energy(model, q, qd)], []
     t = 0.0
     for k in range(steps):

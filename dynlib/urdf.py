@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from importlib import resources
+from os import PathLike
 from pathlib import Path
 
 import numpy as np
@@ -69,7 +70,7 @@ def _link_inertia(link):
     missing = [k for k in keys if inertia_element.get(k) is None]
     if missing:
         raise ValueError(f"link {name!r}: <inertia> is missing {', '.join(missing)}")
-    xx, xy, xz, yy, yz, zz = (float(inertia_element.get(k)) for k in keys)
+    xx, xy, xz, yy, yz, zz = (_floats(inertia_element.get(k), 1, f"link {name!r} inertia {k}")[0] for k in keys)
     I_frame = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
     T = _origin(inertial, f"link {name!r} inertial")
     R, c = T[:3, :3], T[:3, 3]
@@ -134,7 +135,11 @@ def load_urdf(source, gravity=URDF_GRAVITY):
     >>> model.names, model.nv, model.com[0].tolist()
     (('rod',), 1, [0.0, 0.0, -0.5])
     """
+    if not isinstance(source, (str, PathLike)):
+        raise TypeError(f"source must be a path or the URDF text, got {type(source).__name__}")
     text = str(source)
+    if not text.strip():
+        raise ValueError("source is empty: expected a path or the URDF text")
     if not text.lstrip().startswith("<"):
         text = Path(source).read_text()
     try:
