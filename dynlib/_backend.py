@@ -8,6 +8,7 @@ lives here.  sympy is imported lazily so that numeric users never pay for it.
 
 from __future__ import annotations
 
+import math
 import sys
 
 import numpy as np
@@ -152,6 +153,123 @@ def check_scalar(x, name, low=None, high=None, allow_inf=False):
     return x
 
 
+def float_entries(x):
+    """The numbers of an array to check for finiteness: ``x`` itself if numeric, else the floats it holds.
+
+    A sympy (object) array may hold float entries beside its expressions (a NaN among symbols).
+    """
+    if x.dtype != object:
+        return x
+    return np.array([e for e in x.flat if isinstance(e, (float, np.floating))], dtype=float)
+
+
+def as_finite(x, shape, name, batch=True):
+    """``x`` as an array of shape ``(..., *shape)`` with finite entries of magnitude at most ``LARGEST_MAGNITUDE``.
+
+    The usual check of an array argument: :func:`as_array`, :func:`check_shape` (exactly
+    ``shape`` unless ``batch``) and :func:`check_magnitude` (of the float entries of a sympy
+    array; expressions pass unchecked).
+    """
+    x = as_array(x, name)
+    if batch:
+        check_shape(x, shape, name)
+    elif x.shape != tuple(shape):
+        raise ValueError(f"{name} must have shape {tuple(shape)}, got {x.shape}")
+    check_magnitude(float_entries(x), name)
+    return x
+
+
+def as_spd_matrix(I, n, name="I"):
+    """``I`` as an n×n finite symmetric positive definite array (see :func:`check_spd_matrix`)."""
+    I = as_array(I, name)
+    check_magnitude(float_entries(I), name)
+    check_spd_matrix(I, n, name)
+    return I
+
+
+def broadcast_batch(*arrays):
+    """The broadcast of the leading (batch) axes of arrays, or a ValueError naming them.
+
+    Parameters
+    ----------
+    *arrays : (ndarray, int, str) triples
+        Each array, the number of its trailing axes that hold one item (1 for a vector,
+        2 for a matrix), and its name.
+
+    Returns
+    -------
+    tuple of int
+        ``()`` when no array has batch axes.
+    """
+    shapes = [(a.shape[: a.ndim - core], name) for a, core, name in arrays]
+    distinct = {shape for shape, _ in shapes if shape}
+    if len(distinct) <= 1:  # the common case, without numpy's slower general rule
+        return distinct.pop() if distinct else ()
+    try:
+        return np.broadcast_shapes(*(shape for shape, _ in shapes))
+    except ValueError:
+        given = ", ".join(f"{name} {shape}" for shape, name in shapes)
+        raise ValueError(f"the leading (batch) axes must broadcast, got {given}") from None
+
+
+def check_result(result, *inputs):
+    """Return a numeric ``result`` if it is finite, else raise ValueError naming the input to blame.
+
+    Cheap: it sums the result once (a sum of finite entries that overflows by itself is a
+    false alarm, settled by a full test).  NaN or infinity in an input, or an overflow from
+    inputs larger than ``LARGEST_MAGNITUDE``, raises ValueError naming the input.  The
+    primitives that run once per body (cross products, ``skew``) test a sum of their few
+    results in plain Python first and call this only when that sum is not finite.
+
+    Parameters
+    ----------
+    result : ndarray
+    *inputs : (ndarray, str) pairs
+        The arguments and their names.
+    """
+    if result.dtype == object:  # symbolic: only float entries of the inputs can be NaN or infinite
+        for a, name in inputs:
+            check_magnitude(float_entries(a), name)
+        return result
+    if math.isfinite(np.add.reduce(result.ravel())) or np.isfinite(result).all():  # NaN or inf makes the sum so
+        return result
+    for a, name in inputs:
+        check_magnitude(a, name)
+    names = " and ".join(name for _, name in inputs)
+    raise ValueError(f"{names} are too large: the result overflows")
+
+
+def check_index(i, n, name):
+    """Raise unless ``i`` is an int (not a bool) in ``[0, n)``."""
+    if not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not 0 <= i < n:
+        raise ValueError(f"{name} must be an index in [0, {n}), got {i!r}")
+
+
+def check_rng(rng, name="rng"):
+    """Raise TypeError unless ``rng`` is a ``numpy.random.Generator``."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"{name} must be a numpy.random.Generator (numpy.random.default_rng(seed)), got {type(rng).__name__}"
+        )
+
+
+def check_rotation(R, name="R", tol=1e-6):
+    """Raise ValueError unless a numeric ``R`` of shape (..., 3, 3) is finite, orthonormal and of determinant +1.
+
+    ``tol`` bounds ``|R^T R - 1|`` entrywise; symbolic matrices are checked for shape only.
+    """
+    check_shape(R, (3, 3), name)
+    if R.dtype == object:
+        return
+    check_finite(R, name)
+    error = np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(initial=0.0)
+    if not error <= tol or np.any(np.linalg.det(R) < 0):
+        given = R.tolist() if R.ndim == 2 else f"a batch of shape {R.shape}"
+        raise ValueError(
+            f"{name} must be a rotation matrix (orthonormal, det +1), got {given} (|R^T R - 1| = {error:.3g})"
+        )
+
+
 def _sympy():
     import sympy
 
@@ -244,23 +362,43 @@ def solve(A, b, what="matrix"):
 def solve_spd(A, b, what="matrix"):
     """Solve ``A x = b`` for a symmetric positive definite ``A`` by Cholesky (or exact sympy LDL).
 
-    A numeric ``A`` that is not positive definite raises ValueError naming ``what``.
+    Numeric ``A`` may carry leading batch axes, ``(..., k, k)`` with ``b`` of shape
+    ``(..., k)`` or ``(..., k, m)``.  A numeric ``A`` that is not positive definite raises
+    ValueError naming ``what``.
     """
     if is_symbolic(A, b):
         sp = _sympy()
         b = np.asarray(b, dtype=object)
         x = sp.simplify(to_sympy(A).LDLsolve(to_sympy(b)))
         return from_sympy(x, b.shape)
+    vector = b.ndim == A.ndim - 1
+    if A.shape[-1] == 1:  # one degree of freedom: a division
+        if not (A > 0).all():
+            raise ValueError(f"{what} is not positive definite (smallest value {np.min(A):g})")
+        return b / A[..., 0] if vector else b / A
     from scipy.linalg import cho_factor, cho_solve
 
     try:
-        if A.shape[0] <= 6:  # a joint's D: numpy's small-matrix routines beat scipy's wrappers
+        if A.ndim > 2 or A.shape[0] <= 6:  # batches, and a joint's D: numpy's stacked small-matrix routines
             np.linalg.cholesky(A)  # raises unless positive definite
-            return np.linalg.solve(A, b)
+            return np.linalg.solve(A, b[..., None])[..., 0] if vector else np.linalg.solve(A, b)
         return cho_solve(cho_factor(A), b)
     except np.linalg.LinAlgError:
-        eig = np.linalg.eigvalsh((A + A.T) / 2) if np.all(np.isfinite(A)) else "not finite"
+        eig = np.linalg.eigvalsh((A + np.swapaxes(A, -1, -2)) / 2) if np.all(np.isfinite(A)) else "not finite"
         raise ValueError(f"{what} is not positive definite (eigenvalues {eig})") from None
+
+
+def matvec(A, x):
+    """``A @ x`` for stacks: ``A`` of shape (..., m, k), ``x`` of shape (..., k), batch axes broadcast.
+
+    (``A @ x`` alone would treat a batch of vectors ``x`` of shape (B, k) as one matrix.)
+    """
+    return (A @ x[..., None])[..., 0]
+
+
+def transpose_matvec(A, x):
+    """``A.T @ x`` for stacks: ``A`` of shape (..., m, k), ``x`` of shape (..., m) (e.g. ``s_i^T f_i``)."""
+    return (x[..., None, :] @ A)[..., 0, :]
 
 
 def to_sympy(a):

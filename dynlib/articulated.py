@@ -16,11 +16,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import exact, is_symbolic, solve_spd, zeros
+from ._backend import exact, is_symbolic, matvec, solve_spd, transpose_matvec, zeros
 from .energy import gravity_acceleration, world_inertias
 from .inverse_dynamics import check_external_forces
-from .kinematics import forward_kinematics
-from .model import check_velocity
+from .kinematics import check_states, forward_kinematics, joint_velocities
+from .model import batch_shape, check_configuration, check_velocity
 from .spatial import cross_force, cross_motion
 
 __all__ = ["ArticulatedBodies", "velocity_products", "articulated_bodies", "aba", "hybrid_dynamics"]
@@ -57,14 +57,23 @@ class ArticulatedBodies(NamedTuple):
     s: tuple
 
 
-def _prepare(model, q, f_ext, *joint_vectors):
+def _prepare(model, q, f_ext, *joint_vectors, batch=False):
     """Kinematics, world inertias and checked inputs shared by the articulated algorithms.
 
-    ``joint_vectors`` are (array, name) pairs; the first is the joint velocity.
+    ``joint_vectors`` are (array, name) pairs; the first is the joint velocity.  With
+    ``batch`` the inputs may carry leading batch axes, and all come back broadcast to one
+    batch shape.
     """
-    kin = forward_kinematics(model, q, joint_vectors[0][0])
-    f_ext = check_external_forces(model, f_ext)
-    vectors = [check_velocity(model, x, name) for x, name in joint_vectors]
+    if not batch:
+        check_configuration(model, q)
+        for x, name in joint_vectors:
+            check_velocity(model, x, name)
+    q, vectors, _ = check_states(model, q, *joint_vectors)
+    f_ext = check_external_forces(model, f_ext, batch)
+    names = [name for _, name in joint_vectors]
+    shape = batch_shape((q, 1, "q"), (f_ext, 2, "f_ext"), *((x, 1, name) for x, name in zip(vectors, names)))
+    q, vectors = np.broadcast_to(q, shape + q.shape[-1:]), [np.broadcast_to(x, shape + x.shape[-1:]) for x in vectors]
+    kin = forward_kinematics(model, q, vectors[0])
     symbolic = model.symbolic or is_symbolic(kin.R, kin.v, f_ext, *vectors)
     if symbolic:
         model, f_ext, vectors = model.exact(), exact(f_ext), [exact(x) for x in vectors]
@@ -75,28 +84,28 @@ def velocity_products(model, kin, I, qd, f_ext):
     """Pass 1 shared by the articulated algorithms: the terms that depend on velocity alone.
 
     ``c_i = v_i x s_i qd_i`` (the velocity-product acceleration) and
-    ``p_i = v_i x* I_i v_i - f_ext_i`` (the rigid-body bias force).
+    ``p_i = v_i x* I_i v_i - f_ext_i`` (the rigid-body bias force), for every body at once.
 
     Parameters
     ----------
     model : Model
     kin : Kinematics
         From :func:`dynlib.forward_kinematics` with velocities.
-    I : ndarray, shape (n, 6, 6)
+    I : ndarray, shape (n, 6, 6) or (..., n, 6, 6)
         World-frame inertias (:func:`dynlib.world_inertias`).
-    qd : ndarray, shape (nv,)
-    f_ext : ndarray, shape (n, 6)
+    qd : ndarray, shape (nv,) or (..., nv)
+    f_ext : ndarray, shape (n, 6) or (..., n, 6)
 
     Returns
     -------
-    c, p : ndarray, shape (n, 6)
+    c, p : ndarray, shape (n, 6) or (..., n, 6)
 
     References
     ----------
     Alexiou (1999) "Acceleration Kinematics" (``K_i``), "Newton-Euler Equations of Motion" (``p_i``).
     """
-    c = np.array([cross_motion(kin.v[i], kin.s[i] @ qd[model.v_slices[i]]) for i in range(model.n_bodies)])
-    p = np.array([cross_force(kin.v[i], I[i] @ kin.v[i]) for i in range(model.n_bodies)]) - f_ext
+    c = cross_motion(kin.v, joint_velocities(model, kin, qd))
+    p = cross_force(kin.v, matvec(I, kin.v)) - f_ext
     return c, p
 
 
@@ -116,13 +125,14 @@ def articulated_bodies(model, q, qd, tau, f_ext=None):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd, tau : array_like, shape (nv,)
-    f_ext : array_like, shape (n, 6), optional
+    q : array_like, shape (nq,) or (..., nq)
+    qd, tau : array_like, shape (nv,) or (..., nv)
+    f_ext : array_like, shape (n, 6) or (..., n, 6), optional
 
     Returns
     -------
     ArticulatedBodies
+        With the batch axes first in every array, for a batch of states.
 
     Raises
     ------
@@ -135,7 +145,7 @@ def articulated_bodies(model, q, qd, tau, f_ext=None):
     Alexiou (1999) "Articulated Inertia Recursion"; Kim (2012) eqs. 49-50, Table 3;
     Featherstone (2008) Table 7.1.
     """
-    model, kin, I, f_ext, (qd, tau), symbolic = _prepare(model, q, f_ext, (qd, "qd"), (tau, "tau"))
+    model, kin, I, f_ext, (qd, tau), symbolic = _prepare(model, q, f_ext, (qd, "qd"), (tau, "tau"), batch=True)
     n = model.n_bodies
     # pass 1: velocity-product accelerations and rigid-body bias forces
     c, pA = velocity_products(model, kin, I, qd, f_ext)
@@ -143,17 +153,17 @@ def articulated_bodies(model, q, qd, tau, f_ext=None):
     # pass 2: articulated inertias and bias forces, tips to base
     U, D, u = [None] * n, [None] * n, [None] * n
     for i in reversed(range(n)):
-        s, vs = kin.s[i], model.v_slices[i]
-        U[i] = IA[i] @ s
-        D[i] = s.T @ U[i]
-        u[i] = tau[vs] - s.T @ pA[i]
-        k = model.parent[i]
+        s, vs, k = kin.s[i], model.v_slices[i], model.parent[i]
+        IA_i, pA_i = IA[..., i, :, :], pA[..., i, :]
+        U[i] = IA_i @ s
+        D[i] = np.swapaxes(s, -1, -2) @ U[i]
+        u[i] = tau[..., vs] - transpose_matvec(s, pA_i)
         if k >= 0:
             what = f"D = s^T IA s of joint {i} (body {i} and its subtree carry no inertia along the joint)"
-            Dinv_Ut = solve_spd(D[i], U[i].T, what) if s.shape[1] else U[i].T
-            Ia = IA[i] - U[i] @ Dinv_Ut
-            IA[k] += Ia
-            pA[k] += pA[i] + Ia @ c[i] + Dinv_Ut.T @ u[i]
+            Dinv_Ut = solve_spd(D[i], np.swapaxes(U[i], -1, -2), what) if s.shape[-1] else np.swapaxes(U[i], -1, -2)
+            Ia = IA_i - U[i] @ Dinv_Ut
+            IA[..., k, :, :] += Ia
+            pA[..., k, :] += pA_i + matvec(Ia, c[..., i, :]) + transpose_matvec(Dinv_Ut, u[i])
     return ArticulatedBodies(IA, pA, tuple(U), tuple(D), tuple(u), c, kin.s)
 
 
@@ -168,14 +178,15 @@ def aba(model, q, qd, tau, f_ext=None):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd, tau : array_like, shape (nv,)
-    f_ext : array_like, shape (n, 6), optional
+    q : array_like, shape (nq,) or (..., nq)
+        A leading batch of states gives a batch of results.
+    qd, tau : array_like, shape (nv,) or (..., nv)
+    f_ext : array_like, shape (n, 6) or (..., n, 6), optional
         External wrench on each body (world frame, about the origin).
 
     Returns
     -------
-    ndarray, shape (nv,)
+    ndarray, shape (nv,) or (..., nv)
 
     Raises
     ------
@@ -198,18 +209,17 @@ def aba(model, q, qd, tau, f_ext=None):
     art = articulated_bodies(model, q, qd, tau, f_ext)
     symbolic = is_symbolic(art.IA)
     model = model.exact() if symbolic else model
-    a_base = -gravity_acceleration(model)
-    a = zeros((model.n_bodies, 6), symbolic)
-    qdd = zeros(model.nv, symbolic)
+    a = [None] * model.n_bodies
+    qdd = zeros(art.pA.shape[:-2] + (model.nv,), symbolic)
     # pass 3: accelerations, base to tips
     for i in range(model.n_bodies):
         k = model.parent[i]
-        a_in = (a_base if k < 0 else a[k]) + art.c[i]
+        a_in = (-gravity_acceleration(model) if k < 0 else a[k]) + art.c[..., i, :]
         vs = model.v_slices[i]
-        if art.s[i].shape[1]:
+        if art.s[i].shape[-1]:
             what = f"D = s^T IA s of joint {i} (body {i} and its subtree carry no inertia along the joint)"
-            qdd[vs] = solve_spd(art.D[i], art.u[i] - art.U[i].T @ a_in, what)
-        a[i] = a_in + art.s[i] @ qdd[vs]
+            qdd[..., vs] = solve_spd(art.D[i], art.u[i] - transpose_matvec(art.U[i], a_in), what)
+        a[i] = a_in + matvec(art.s[i], qdd[..., vs])
     return qdd
 
 

@@ -18,8 +18,10 @@ import numpy as np
 
 from ._backend import (
     as_array,
-    as_vector,
-    check_spd_matrix,
+    as_finite,
+    as_spd_matrix,
+    check_magnitude,
+    float_entries,
     is_exactly_zero,
     is_symbolic,
     magnitude,
@@ -77,8 +79,7 @@ def _check_subspace(s, name, n=None, k=None):
     if s.ndim != 2 or (s.shape != (n, k) if n is not None else not 1 <= s.shape[1] <= s.shape[0]):
         want = "(n, k) with 1 <= k <= n" if n is None else f"({n}, {k})"
         raise ValueError(f"{name} must have shape {want}, got {s.shape}")
-    if not is_symbolic(s) and not np.all(np.isfinite(s)):
-        raise ValueError(f"{name} must be finite")
+    check_magnitude(float_entries(s), name)
     if _rank(s) != s.shape[1]:
         raise ValueError(f"{name} must have full column rank {s.shape[1]}, got rank {_rank(s)}")
     return s
@@ -144,8 +145,7 @@ def basic_decomposition(s, I, R=None):
     """
     s = _check_subspace(s, "s")
     n, k = s.shape
-    I = as_array(I, "I")
-    check_spd_matrix(I, n)
+    I = as_spd_matrix(I, n)
     R = reaction_subspace(s) if R is None else _check_subspace(R, "R", n, n - k)
     work = R.T @ s
     nonzero = not np.all(is_exactly_zero(work)) if is_symbolic(work) else (
@@ -244,7 +244,8 @@ def motion_components(dec, a):
     Alexiou (1999) "Component Projections";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    a, T, R = promote(as_vector(a, dec.s.shape[0], "a"), dec.T, dec.R)
+    s, U, T, R = _check_decomposition(dec)
+    a, T, R = promote(as_finite(a, (s.shape[0],), "a"), T, R)
     return a @ T, a @ R
 
 
@@ -267,16 +268,45 @@ def force_components(dec, f):
     Alexiou (1999) "Component Projections";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    f, s, U = promote(as_vector(f, dec.s.shape[0], "f"), dec.s, dec.U)
+    s, U, T, R = _check_decomposition(dec)
+    f, s, U = promote(as_finite(f, (s.shape[0],), "f"), s, U)
     return f @ s, f @ U
 
 
+def _check_decomposition(dec):
+    """``dec`` as a Decomposition of arrays, after checking shapes, finiteness and ``[s U].T @ [T R] = 1``."""
+    if not isinstance(dec, Decomposition):
+        raise TypeError(
+            f"dec must be a Decomposition (from subspace_decomposition or dual_decomposition), got {type(dec).__name__}"
+        )
+    s, U, T, R = (as_array(x, f"dec.{name}") for x, name in zip(dec, Decomposition._fields))
+    n, k = s.shape if s.ndim == 2 else (0, 0)
+    if not (s.ndim == 2 and T.shape == s.shape and U.shape == R.shape == (n, n - k)):
+        raise ValueError(
+            f"dec must hold s and T of shape (n, k), U and R of shape (n, n - k), got {s.shape}, {T.shape}, "
+            f"{U.shape} and {R.shape}"
+        )
+    for x, name in zip((s, U, T, R), Decomposition._fields):
+        check_magnitude(x, f"dec.{name}")
+    if not is_symbolic(s, U, T, R):
+        A, B = np.concatenate([s, U], axis=1), np.concatenate([T, R], axis=1)
+        error = np.abs(A.T @ B - np.eye(n)).max()
+        if not error <= 1e-8 * n * magnitude(A) * magnitude(B):
+            raise ValueError(
+                f"dec must have [s U].T @ [T R] = 1 (subspace_decomposition or dual_decomposition), off by {error:.3g}"
+            )
+    return s, U, T, R
+
+
 def _chain_inputs(dec, I, a_prev, kappa, Q, p, f_next):
-    n, k = dec.s.shape
-    I = as_array(I, "I")
-    check_spd_matrix(I, n)
-    vectors = [as_vector(x, n, name) for x, name in zip((a_prev, kappa), ("a_prev", "kappa"))]
-    vectors += [as_vector(Q, k, "Q")] + [as_vector(x, n, name) for x, name in zip((p, f_next), ("p", "f_next"))]
+    dec = _check_decomposition(dec)
+    n, k = dec[0].shape
+    I = as_spd_matrix(I, n)
+    names = ("a_prev", "kappa", "Q", "p", "f_next")
+    vectors = [as_finite(x, (m,), name) for x, m, name in zip((a_prev, kappa, Q, p, f_next), (n, n, k, n, n), names)]
+    for x, name in zip(vectors, names):
+        if x.ndim != 1:
+            raise ValueError(f"{name} must be one vector, not a batch: got shape {x.shape}")
     return promote(*dec, I, *vectors)
 
 

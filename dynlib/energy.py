@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .inertia import momentum, transform_inertia
+from ._backend import is_symbolic, matvec, zeros
+from .inertia import momentum
 from .kinematics import centres_of_mass, forward_kinematics
 from .model import check_velocity
-from .spatial import motion_transform
+from .spatial import skew
 
 __all__ = [
     "world_inertias",
@@ -28,19 +29,36 @@ __all__ = [
 def world_inertias(model, kin):
     """Spatial inertia of every body in world coordinates about the world origin.
 
-    ``I_i = X*_0i I_i^body X_i0`` (Alexiou (2023) eq. 9 with ``R_i I^body R_i^T``, eq. 8).
+    ``I_i = X*_0i I_i^body X_i0`` (Alexiou (2023) eq. 9 with ``R_i I^body R_i^T``, eq. 8),
+    evaluated from the mass ``m``, the world centre of mass ``c`` and the rotational inertia
+    about it, ``R_i I_com R_i^T``, without forming the 6×6 transforms::
+
+        I_i = [[m 1, -m [c]], [m [c], R_i I_com R_i^T - m [c][c]]]
 
     Parameters
     ----------
     model : Model
     kin : Kinematics
-        From :func:`dynlib.forward_kinematics` for the same configuration.
+        From :func:`dynlib.forward_kinematics` for the same configuration (or batch).
 
     Returns
     -------
-    ndarray, shape (n, 6, 6)
+    ndarray, shape (n, 6, 6) or (..., n, 6, 6)
+
+    References
+    ----------
+    Alexiou (2023) eqs. 8-9; Lecture 4 "Spatial Momentum" (parallel-axis theorem).
     """
-    return transform_inertia(motion_transform(kin.R, kin.p), model.inertias)
+    symbolic = model.symbolic or is_symbolic(kin.R)
+    model = model.exact() if symbolic else model
+    m = model.mass[:, None, None]
+    C = skew(centres_of_mass(model, kin))
+    I = zeros(C.shape[:-2] + (6, 6), symbolic)
+    I[..., :3, :3] = m * np.eye(3, dtype=int)
+    I[..., :3, 3:] = -m * C
+    I[..., 3:, :3] = m * C
+    I[..., 3:, 3:] = kin.R @ model.inertia_com @ np.swapaxes(kin.R, -1, -2) - m * (C @ C)
+    return I
 
 
 def system_kinetic_energy(model, q, qd):
@@ -49,16 +67,15 @@ def system_kinetic_energy(model, q, qd):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd : array_like, shape (nv,)
+    q : array_like, shape (nq,) or (..., nq)
+    qd : array_like, shape (nv,) or (..., nv)
 
     Returns
     -------
-    float or sympy expression
+    float or sympy expression, or ndarray of shape (...) for a batch
     """
-    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd"))
-    I = world_inertias(model, kin)
-    return sum(kin.v[i] @ I[i] @ kin.v[i] for i in range(model.n_bodies)) / 2
+    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd", batch=True))
+    return (kin.v * matvec(world_inertias(model, kin), kin.v)).sum(axis=(-2, -1)) / 2
 
 
 def system_potential_energy(model, q):
@@ -67,14 +84,14 @@ def system_potential_energy(model, q):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
+    q : array_like, shape (nq,) or (..., nq)
 
     Returns
     -------
-    float or sympy expression
+    float or sympy expression, or ndarray of shape (...) for a batch
     """
     com = centres_of_mass(model, forward_kinematics(model, q))
-    return -sum(model.mass[i] * (model.gravity @ com[i]) for i in range(model.n_bodies))
+    return -(model.mass * (com @ model.gravity)).sum(axis=-1)
 
 
 def system_energy(model, q, qd):
@@ -83,12 +100,12 @@ def system_energy(model, q, qd):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd : array_like, shape (nv,)
+    q : array_like, shape (nq,) or (..., nq)
+    qd : array_like, shape (nv,) or (..., nv)
 
     Returns
     -------
-    float or sympy expression
+    float or sympy expression, or ndarray of shape (...) for a batch
     """
     return system_kinetic_energy(model, q, qd) + system_potential_energy(model, q)
 
@@ -99,15 +116,15 @@ def system_momentum(model, q, qd):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd : array_like, shape (nv,)
+    q : array_like, shape (nq,) or (..., nq)
+    qd : array_like, shape (nv,) or (..., nv)
 
     Returns
     -------
-    ndarray, shape (6,)
+    ndarray, shape (6,) or (..., 6)
     """
-    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd"))
-    return (world_inertias(model, kin) @ kin.v[..., None])[..., 0].sum(axis=0)
+    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd", batch=True))
+    return matvec(world_inertias(model, kin), kin.v).sum(axis=-2)
 
 
 def system_centre_of_mass(model, q):
@@ -116,16 +133,16 @@ def system_centre_of_mass(model, q):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
+    q : array_like, shape (nq,) or (..., nq)
 
     Returns
     -------
     mass : float
-    com : ndarray, shape (3,)
+    com : ndarray, shape (3,) or (..., 3)
     """
     com = centres_of_mass(model, forward_kinematics(model, q))
     mass = model.mass.sum()
-    return mass, (model.mass[:, None] * com).sum(axis=0) / mass
+    return mass, (model.mass[:, None] * com).sum(axis=-2) / mass
 
 
 def gravity_acceleration(model):

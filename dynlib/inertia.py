@@ -16,8 +16,12 @@ import numpy as np
 from ._backend import (
     LARGEST_MAGNITUDE,
     as_array,
+    as_finite,
+    broadcast_batch,
     check_finite,
     check_magnitude,
+    check_result,
+    check_rng,
     check_scalar,
     check_shape,
     is_symbolic,
@@ -214,7 +218,8 @@ def transform_inertia(X, I):
     X, I = as_array(X, "X"), as_array(I, "I")
     check_shape(I, (6, 6), "I")
     X_inv = inverse_transform(X)
-    return np.swapaxes(X_inv, -1, -2) @ I @ X_inv
+    broadcast_batch((X, 2, "X"), (I, 2, "I"))
+    return check_result(np.swapaxes(X_inv, -1, -2) @ I @ X_inv, (X, "X"), (I, "I"))
 
 
 def kinetic_energy(I, v):
@@ -229,8 +234,15 @@ def kinetic_energy(I, v):
     -------
     float or ndarray, shape (...)
     """
-    I, v = as_array(I, "I"), as_array(v, "v")
+    I, v = _inertia_and_twist(I, v)
     return (v * (I @ v[..., None])[..., 0]).sum(axis=-1) / 2
+
+
+def _inertia_and_twist(I, v):
+    """Finite arrays of shapes (..., 6, 6) and (..., 6) whose batch axes broadcast."""
+    I, v = as_finite(I, (6, 6), "I"), as_finite(v, (6,), "v")
+    broadcast_batch((I, 2, "I"), (v, 1, "v"))
+    return I, v
 
 
 def momentum(I, v):
@@ -245,7 +257,7 @@ def momentum(I, v):
     -------
     ndarray, shape (..., 6)
     """
-    I, v = as_array(I, "I"), as_array(v, "v")
+    I, v = _inertia_and_twist(I, v)
     return (I @ v[..., None])[..., 0]
 
 
@@ -285,8 +297,8 @@ def angular_momentum(I, v, point=None):
     h = momentum(I, v)
     if point is None:
         return h[..., 3:]
-    point = as_array(point, "point")
-    check_shape(point, (3,), "point")
+    point = as_finite(point, (3,), "point")
+    broadcast_batch((h, 1, "I v"), (point, 1, "point"))
     return h[..., 3:] - cross3(point, h[..., :3])
 
 
@@ -300,12 +312,21 @@ def planar_link_inertia(I_zz):
     Parameters
     ----------
     I_zz : float or sympy expression
+        Positive (numeric case).
 
     Returns
     -------
     ndarray, shape (3, 3)
     """
+    _check_positive(I_zz, "I_zz")
     return np.diag([I_zz / 2, I_zz / 2, I_zz])
+
+
+def _check_positive(x, name):
+    """Raise unless ``x`` is a sympy expression or a positive number of magnitude at most ``LARGEST_MAGNITUDE``."""
+    check_scalar(x, name, high=LARGEST_MAGNITUDE)
+    if not is_symbolic(x) and not x > 0:
+        raise ValueError(f"{name} must be positive, got {x}")
 
 
 def planar_body_inertia(mass, com, radius_of_gyration):
@@ -314,10 +335,11 @@ def planar_body_inertia(mass, com, radius_of_gyration):
     Parameters
     ----------
     mass : float or sympy expression
+        Positive (numeric case).
     com : array_like, shape (2,)
         Centre of mass in the plane.
     radius_of_gyration : float or sympy expression
-        ``rho`` with ``I_zz = mass * rho**2`` about the centre of mass.
+        ``rho > 0`` with ``I_zz = mass * rho**2`` about the centre of mass.
 
     Returns
     -------
@@ -337,6 +359,8 @@ def planar_body_inertia(mass, com, radius_of_gyration):
     com = as_array(com, "com")
     if com.shape != (2,):
         raise ValueError(f"com must have shape (2,), got {com.shape}")
+    _check_positive(mass, "mass")
+    _check_positive(radius_of_gyration, "radius_of_gyration")
     I_c = planar_link_inertia(mass * radius_of_gyration**2)
     return planar_matrix(spatial_inertia(mass, [com[0], com[1], 0], I_c))
 
@@ -348,13 +372,19 @@ def random_inertia(rng, mass_range=(0.5, 2.0), com_scale=0.3):
     ----------
     rng : numpy.random.Generator
     mass_range : (float, float)
+        Lowest and highest mass, ``0 < low <= high``.
     com_scale : float
-        Standard deviation of the centre-of-mass offset.
+        Standard deviation of the centre-of-mass offset (not negative).
 
     Returns
     -------
     ndarray, shape (6, 6)
     """
+    check_rng(rng)
+    mass_range = as_finite(mass_range, (2,), "mass_range")
+    if mass_range.shape != (2,) or mass_range.dtype == object or not 0 < mass_range[0] <= mass_range[1]:
+        raise ValueError(f"mass_range must be two numbers (low, high) with 0 < low <= high, got {mass_range.tolist()}")
+    check_scalar(com_scale, "com_scale", low=0, high=LARGEST_MAGNITUDE)
     mass = rng.uniform(*mass_range)
     a, b, c = rng.uniform(0.1, 1.0, size=3)
     moments = mass / 12 * np.array([b * b + c * c, a * a + c * c, a * a + b * b])

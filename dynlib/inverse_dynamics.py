@@ -11,35 +11,38 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_array, check_magnitude, exact, is_symbolic, zeros
+from ._backend import as_array, check_magnitude, exact, is_symbolic, matvec, transpose_matvec, zeros
 from .energy import gravity_acceleration, gravity_wrenches, world_inertias
 from .kinematics import forward_kinematics
 from .model import _check_model, check_configuration, check_velocity
-from .spatial import cross3, cross_force, cross_motion, skew
+from .spatial import cross3, cross_force, skew
 
 __all__ = ["rnea", "bias_forces", "check_external_forces", "joint_wrenches", "rnea_vectors"]
 
 
-def check_external_forces(model, f_ext):
+def check_external_forces(model, f_ext, batch=False):
     """Return external wrenches as an (n, 6) array (zeros if ``None``), checking the shape.
 
     Parameters
     ----------
     model : Model
-    f_ext : array_like, shape (n, 6), or None
+    f_ext : array_like, shape (n, 6), or (..., n, 6) if ``batch``; or None
         ``f_ext[i]`` is the wrench the environment applies to body ``i``, in world
         coordinates about the world origin (linear part first).
+    batch : bool
+        Accept leading batch axes (one set of wrenches per state).
 
     Returns
     -------
-    ndarray, shape (n, 6)
+    ndarray, shape (n, 6) or (..., n, 6)
     """
     _check_model(model)
     if f_ext is None:
         return zeros((model.n_bodies, 6), model.symbolic)
     f_ext = as_array(f_ext, "f_ext")
-    if f_ext.shape != (model.n_bodies, 6):
-        raise ValueError(f"f_ext must have shape (n_bodies, 6) = ({model.n_bodies}, 6), got {f_ext.shape}")
+    if f_ext.shape[-2:] != (model.n_bodies, 6) or (f_ext.ndim > 2 and not batch):
+        want = f"(n_bodies, 6) = ({model.n_bodies}, 6)" + (" or (..., n_bodies, 6)" if batch else "")
+        raise ValueError(f"f_ext must have shape {want}, got {f_ext.shape}")
     check_magnitude(f_ext, "f_ext")
     return f_ext
 
@@ -49,8 +52,8 @@ def rnea(model, q, qd, qdd, f_ext=None):
 
     Two passes over the tree, all quantities in world coordinates:
 
-    1. out from the base, with the base accelerating *upwards* at ``-g`` so that
-       gravity needs no per-body term (Lecture 4's trick)::
+    1. out from the base (:func:`dynlib.forward_kinematics`), with the base accelerating
+       *upwards* at ``-g`` so that gravity needs no per-body term (Lecture 4's trick)::
 
            v_i = v_parent + s_i qd_i
            a_i = a_parent + s_i qdd_i + v_i x s_i qd_i           (a_base = -[g; 0])
@@ -62,19 +65,22 @@ def rnea(model, q, qd, qdd, f_ext=None):
 
     In the world frame the trick shifts every ``a_i`` by the same ``-[g; 0]``, so
     ``a_i + [g; 0]`` are the true accelerations, and ``f_i`` equals the corrected
-    force ``I_i a_i^true + v_i x* I_i v_i - I_i [g; 0]`` of Lecture 4.
+    force ``I_i a_i^true + v_i x* I_i v_i - I_i [g; 0]`` of Lecture 4.  The shift is
+    also how the code applies the trick: the kinematics are computed with the base at
+    rest, then every acceleration is shifted, and every body's force follows at once.
 
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd, qdd : array_like, shape (nv,)
-    f_ext : array_like, shape (n, 6), optional
+    q : array_like, shape (nq,) or (..., nq)
+        A leading batch of states gives a batch of results.
+    qd, qdd : array_like, shape (nv,) or (..., nv)
+    f_ext : array_like, shape (n, 6) or (..., n, 6), optional
         External wrench on each body (world frame, about the origin).
 
     Returns
     -------
-    ndarray, shape (nv,)
+    ndarray, shape (nv,) or (..., nv)
 
     References
     ----------
@@ -90,30 +96,25 @@ def rnea(model, q, qd, qdd, f_ext=None):
     >>> tau = rnea(model, [0.0], [0.0], [0.0])
     >>> bool(np.isclose(tau[0], 3.0 * 9.81 * 1.0))             # weight times half the length
     True
+    >>> rnea(model, [[0.0], [np.pi / 2]], [0.0], [0.0]).round(6).tolist()   # held at two angles
+    [[29.43], [0.0]]
     """
-    kin = forward_kinematics(model, q)
-    qd, qdd = check_velocity(model, qd, "qd"), check_velocity(model, qdd, "qdd")
-    f_ext = check_external_forces(model, f_ext)
-    symbolic = model.symbolic or is_symbolic(kin.R, qd, qdd, f_ext)
+    # pass 1, base to tips: twists and accelerations (gravity as a base acceleration), body forces
+    qd, qdd = check_velocity(model, qd, "qd", batch=True), check_velocity(model, qdd, "qdd", batch=True)
+    kin = forward_kinematics(model, q, qd, qdd)
+    f_ext = check_external_forces(model, f_ext, batch=True)
+    symbolic = model.symbolic or is_symbolic(kin.R, f_ext)
     if symbolic:
-        model, qd, qdd, f_ext = model.exact(), exact(qd), exact(qdd), exact(f_ext)
+        model, f_ext = model.exact(), exact(f_ext)
     I = world_inertias(model, kin)
-    n = model.n_bodies
-    v, a, f = zeros((n, 6), symbolic), zeros((n, 6), symbolic), zeros((n, 6), symbolic)
-    a_base = -gravity_acceleration(model)
-    # pass 1, base to tips: twists, accelerations (gravity as a base acceleration), body forces
-    for i in range(n):
-        s, k, vs = kin.s[i], model.parent[i], model.v_slices[i]
-        v_joint = s @ qd[vs]
-        v[i] = v_joint if k < 0 else v[k] + v_joint
-        a[i] = (a_base if k < 0 else a[k]) + s @ qdd[vs] + cross_motion(v[i], v_joint)
-        f[i] = I[i] @ a[i] + cross_force(v[i], I[i] @ v[i]) - f_ext[i]
+    a = kin.a - gravity_acceleration(model)
+    f = matvec(I, a) + cross_force(kin.v, matvec(I, kin.v)) - f_ext
     # pass 2, tips to base: joint forces, and each body's force passed on to its parent
-    tau = zeros(model.nv, symbolic)
-    for i in reversed(range(n)):
-        tau[model.v_slices[i]] = kin.s[i].T @ f[i]
+    tau = zeros(f.shape[:-2] + (model.nv,), symbolic)
+    for i in reversed(range(model.n_bodies)):
+        tau[..., model.v_slices[i]] = transpose_matvec(kin.s[i], f[..., i, :])
         if model.parent[i] >= 0:
-            f[model.parent[i]] += f[i]
+            f[..., model.parent[i], :] += f[..., i, :]
     return tau
 
 
@@ -125,16 +126,16 @@ def bias_forces(model, q, qd, f_ext=None):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd : array_like, shape (nv,)
-    f_ext : array_like, shape (n, 6), optional
+    q : array_like, shape (nq,) or (..., nq)
+    qd : array_like, shape (nv,) or (..., nv)
+    f_ext : array_like, shape (n, 6) or (..., n, 6), optional
 
     Returns
     -------
-    ndarray, shape (nv,)
+    ndarray, shape (nv,) or (..., nv)
     """
-    qd = check_velocity(model, qd, "qd")
-    return rnea(model, q, qd, np.zeros(model.nv, dtype=qd.dtype), f_ext)
+    qd = check_velocity(model, qd, "qd", batch=True)
+    return rnea(model, q, qd, np.zeros_like(qd), f_ext)
 
 
 def joint_wrenches(model, q, qd, qdd, f_ext=None):
@@ -176,6 +177,7 @@ def joint_wrenches(model, q, qd, qdd, f_ext=None):
     >>> bool(np.isclose(f[0][1], 2 * 3.0 * 9.81))                  # the first joint holds both up
     True
     """
+    q, qd = check_configuration(model, q), check_velocity(model, qd, "qd")
     kin = forward_kinematics(model, q, qd, check_velocity(model, qdd, "qdd"))
     f_ext = check_external_forces(model, f_ext)
     symbolic = model.symbolic or is_symbolic(kin.R, kin.v, kin.a, f_ext)

@@ -28,12 +28,11 @@ JT = 1..4, eqs. 2a-2c, 3, 5-7; Kim (2012) §2.1 (multi-dof joint Jacobians).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._backend import as_array, check_finite, check_scalar, is_symbolic, zeros
+from ._backend import as_array, check_finite, check_scalar, cos, is_symbolic, matvec, sin, zeros
 from .liegroup import exp_se3, homogeneous, homogeneous_inverse, log_se3, log_so3
 from .rotations import (
     check_unit_quaternion,
@@ -41,7 +40,6 @@ from .rotations import (
     quaternion_from_rotation_vector,
     quaternion_multiply,
     random_quaternion,
-    rotation_about_axis,
     rotation_from_quaternion,
     unit_axis,
 )
@@ -116,9 +114,7 @@ class Joint:
         S = self._subspace()
         S.flags.writeable = False
         object.__setattr__(self, "S", S)
-        if self.kind in ("revolute", "helical") and not is_symbolic(self.axis):
-            # Rodrigues' formula R = cos(q) 1 + sin(q) [a]x + (1 - cos(q)) a a^T, its constant parts cached
-            object.__setattr__(self, "_rodrigues", (np.outer(self.axis, self.axis), skew(self.axis)))
+        object.__setattr__(self, "_constants", joint_constants([self]))
 
     @property
     def nq(self):
@@ -158,16 +154,20 @@ class Joint:
 
     # -- configuration -------------------------------------------------------------
 
-    def check_configuration(self, qj, name="q_j"):
-        """Return ``qj`` as an array after checking its shape, finiteness and quaternion norm."""
+    def check_configuration(self, qj, name="q_j", batch=False):
+        """Return ``qj`` as an array after checking its shape, finiteness and quaternion norm.
+
+        With ``batch``, ``qj`` may carry leading batch axes, ``(..., nq)``.
+        """
         qj = as_array(qj, name)
-        if qj.shape != (self.nq,):
-            raise ValueError(f"{name} of a {self.kind} joint must have shape ({self.nq},), got {qj.shape}")
+        if qj.shape != (self.nq,) and not (batch and qj.ndim >= 1 and qj.shape[-1] == self.nq):
+            want = f"({self.nq},)" + (f" or (..., {self.nq})" if batch else "")
+            raise ValueError(f"{name} of a {self.kind} joint must have shape {want}, got {qj.shape}")
         check_finite(qj, name)
         if self.kind == "spherical":
             check_unit_quaternion(qj, f"{name} (spherical joint quaternion)")
         elif self.kind == "free":
-            check_unit_quaternion(qj[3:], f"{name}[3:] (free joint quaternion)")
+            check_unit_quaternion(qj[..., 3:], f"{name}[3:] (free joint quaternion)")
         return qj
 
     def transform(self, qj):
@@ -189,27 +189,14 @@ class Joint:
         return self.pose(self.check_configuration(qj))
 
     def pose(self, qj):
-        """:meth:`transform` without the input checks (for algorithms that validated ``q``)."""
-        k = self.kind
-        symbolic = is_symbolic(qj, self.axis, self.pitch)
-        eye, origin = np.eye(3, dtype=object if symbolic else float), zeros(3, symbolic)
-        if k in ("revolute", "helical"):
-            if symbolic:
-                R = rotation_about_axis(self.axis, qj[0])
-            else:
-                outer, cross = self._rodrigues
-                c, s = math.cos(qj[0]), math.sin(qj[0])
-                R = c * eye + s * cross + (1 - c) * outer
-            return R, (origin if k == "revolute" else self.axis * (self.pitch * qj[0]))
-        if k == "prismatic":
-            return eye, self.axis * qj[0]
-        if k == "spherical":
-            return rotation_from_quaternion(qj), origin
-        if k == "translational":
-            return eye, qj.copy()
-        if k == "free":
-            return rotation_from_quaternion(qj[3:]), qj[:3].copy()
-        return eye, origin
+        """:meth:`transform` without the input checks (for algorithms that validated ``q``).
+
+        ``qj`` may carry leading batch axes, ``(..., nq)``: the pose then has them too,
+        except that a part that does not depend on ``qj`` (the rotation of a prismatic
+        joint, the offset of a revolute one) stays unbatched and broadcasts.
+        """
+        R, p = joint_motion(self.kind, qj[..., None, :], self._constants)  # a stack of one joint
+        return (R if R.ndim == 2 else R[..., 0, :, :]), (p if p.ndim == 1 else p[..., 0, :])
 
     def neutral(self):
         """The zero configuration (identity quaternions), shape (nq,)."""
@@ -243,35 +230,29 @@ class Joint:
 
         Parameters
         ----------
-        qj : array_like, shape (nq,)
-        vj : array_like, shape (nv,)
+        qj : array_like, shape (nq,) or (..., nq)
+        vj : array_like, shape (nv,) or (..., nv)
+            Leading batch axes of ``qj`` and ``vj`` broadcast.
         dt : float
 
         Returns
         -------
-        ndarray, shape (nq,)
+        ndarray, shape (nq,) or (..., nq)
         """
-        qj = self.check_configuration(qj)
+        qj = self.check_configuration(qj, batch=True)
         vj = as_array(vj, "v_j")
-        if vj.shape != (self.nv,):
-            raise ValueError(f"v_j of a {self.kind} joint must have shape ({self.nv},), got {vj.shape}")
-        k = self.kind
-        if k == "spherical":
-            return normalize_quaternion(
-                quaternion_multiply(qj, quaternion_from_rotation_vector(vj * dt))
-            )
-        if k == "free":
-            R, p = self.transform(qj)
-            step = exp_se3(vj * dt)
-            return np.concatenate(
-                [
-                    p + R @ step[:3, 3],
-                    normalize_quaternion(
-                        quaternion_multiply(qj[3:], quaternion_from_rotation_vector(vj[3:] * dt))
-                    ),
-                ]
-            )
-        return qj + vj * dt
+        if vj.ndim == 0 or vj.shape[-1] != self.nv:
+            raise ValueError(f"v_j of a {self.kind} joint must have shape ({self.nv},) or (..., {self.nv}), "
+                             f"got {vj.shape}")
+        step = vj * dt
+        if self.kind == "spherical":
+            return normalize_quaternion(quaternion_multiply(qj, quaternion_from_rotation_vector(step)))
+        if self.kind == "free":  # the body-frame screw motion exp(step), then the pose composed with it
+            R, p = self.pose(qj)
+            turned = quaternion_multiply(qj[..., 3:], quaternion_from_rotation_vector(step[..., 3:]))
+            moved = p + matvec(R, exp_se3(step)[..., :3, 3])
+            return np.concatenate([moved, normalize_quaternion(turned)], axis=-1)
+        return qj + step
 
     def difference(self, q0, q1):
         """Velocity ``v`` with ``integrate(q0, v, 1) == q1`` (the shortest one for rotations).
@@ -293,6 +274,61 @@ class Joint:
             T0, T1 = homogeneous(*self.transform(q0)), homogeneous(*self.transform(q1))
             return log_se3(homogeneous_inverse(T0) @ T1)
         return q1 - q0
+
+
+def joint_constants(joints):
+    """The constant parts of the motion of joints of one kind, stacked for :func:`joint_motion`.
+
+    Returns ``(axis, pitch, outer, cross, across)``: arrays of shape (m, 3), (m, 1) and
+    (m, 3, 3) holding each joint's unit axis, pitch, and the parts of Rodrigues' formula
+    ``a a^T``, ``[a]x`` and ``1 - a a^T`` (``None`` for kinds without an axis).
+    """
+    if joints[0].axis is None:
+        return None, None, None, None, None
+    axis = np.array([j.axis for j in joints])
+    symbolic = is_symbolic(axis)
+    pitch = np.array([[j.pitch] for j in joints], dtype=object if symbolic else float)
+    outer = axis[:, :, None] * axis[:, None, :]
+    return axis, pitch, outer, skew(axis), np.eye(3, dtype=int) - outer
+
+
+def joint_motion(kind, qj, constants):
+    """Pose ``(R_J, p_J)`` of the child frame in the joint frame, for one or many joints of a kind.
+
+    Parameters
+    ----------
+    kind : str
+    qj : ndarray, shape (..., m, nq)
+        The configurations of ``m`` joints of this kind (with any leading batch axes).
+    constants : tuple
+        From :func:`joint_constants` for the same ``m`` joints.
+
+    Returns
+    -------
+    R : ndarray, shape (..., m, 3, 3), or (3, 3) where it does not depend on ``qj``
+    p : ndarray, shape (..., m, 3), or (3,) where it is zero
+
+    References
+    ----------
+    Concurrent Dynamics (2017) eqs. 2a-2c and 3 (Rodrigues' formula for the axial joints,
+    the quaternion rotation for spherical and free joints).
+    """
+    axis, pitch, outer, cross, across = constants
+    symbolic = is_symbolic(qj, axis)
+    eye, origin = np.eye(3, dtype=object if symbolic else float), zeros(3, symbolic)
+    if kind in ("revolute", "helical"):  # R = a a^T + cos(q) (1 - a a^T) + sin(q) [a]x
+        angle = qj[..., 0, None, None]
+        R = outer + cos(angle) * across + sin(angle) * cross
+        return R, (origin if kind == "revolute" else axis * (pitch * qj[..., :1]))
+    if kind == "prismatic":
+        return eye, axis * qj[..., :1]
+    if kind == "spherical":
+        return rotation_from_quaternion(qj), origin
+    if kind == "translational":
+        return eye, qj.copy()
+    if kind == "free":
+        return rotation_from_quaternion(qj[..., 3:]), qj[..., :3].copy()
+    return eye, origin
 
 
 def revolute(axis=(0.0, 0.0, 1.0)):

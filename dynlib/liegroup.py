@@ -14,7 +14,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import acos, as_array, check_shape, cos, is_symbolic, promote, sin, solve, sqrt, zeros
+from ._backend import (
+    LARGEST_MAGNITUDE,
+    acos,
+    as_array,
+    as_finite,
+    check_finite,
+    check_magnitude,
+    check_rotation,
+    cos,
+    float_entries,
+    is_symbolic,
+    promote,
+    sin,
+    solve,
+    sqrt,
+    zeros,
+)
 from .spatial import motion_transform, skew, unskew
 
 __all__ = [
@@ -50,9 +66,12 @@ def homogeneous(R, p):
     ----------
     Kim (2012) eq. 3.
     """
-    R, p = promote(as_array(R, "R"), as_array(p, "p"))
+    R, p = as_array(R, "R"), as_array(p, "p")
     if R.shape != (3, 3) or p.shape != (3,):
         raise ValueError(f"R must have shape (3, 3) and p shape (3,), got {R.shape} and {p.shape}")
+    check_magnitude(float_entries(R), "R")
+    check_magnitude(float_entries(p), "p")
+    R, p = promote(R, p)
     T = zeros((4, 4), is_symbolic(R, p))
     T[:3, :3] = R
     T[:3, 3] = p
@@ -66,6 +85,7 @@ def rotation_translation(T):
     Parameters
     ----------
     T : array_like, shape (4, 4)
+        Finite (entries at most 1e40), with last row ``[0, 0, 0, 1]`` (within 1e-9).
 
     Returns
     -------
@@ -75,6 +95,11 @@ def rotation_translation(T):
     T = as_array(T, "T")
     if T.shape != (4, 4):
         raise ValueError(f"T must have shape (4, 4), got {T.shape}")
+    check_magnitude(float_entries(T), "T")
+    if not is_symbolic(T):
+        a, b, c, d = T[3].tolist()
+        if abs(a) + abs(b) + abs(c) + abs(d - 1) > 1e-9:
+            raise ValueError(f"T must be a homogeneous matrix with last row [0, 0, 0, 1], got {T[3].tolist()}")
     return T[:3, :3], T[:3, 3]
 
 
@@ -84,6 +109,7 @@ def homogeneous_inverse(T):
     Parameters
     ----------
     T : array_like, shape (4, 4)
+        A pose: ``R`` must be a rotation (not checked here: the inverse is its transpose).
 
     Returns
     -------
@@ -108,9 +134,7 @@ def hat(V):
     -------
     ndarray, shape (4, 4)
     """
-    V = as_array(V, "V")
-    if V.shape != (6,):
-        raise ValueError(f"V must have shape (6,), got {V.shape}")
+    V = as_finite(V, (6,), "V", batch=False)
     M = zeros((4, 4), is_symbolic(V))
     M[:3, :3] = skew(V[3:])
     M[:3, 3] = V[:3]
@@ -131,6 +155,7 @@ def vee(M):
     M = as_array(M, "M")
     if M.shape != (4, 4):
         raise ValueError(f"M must have shape (4, 4), got {M.shape}")
+    check_magnitude(float_entries(M), "M")
     return np.concatenate([M[:3, 3], unskew(M[:3, :3])])
 
 
@@ -203,9 +228,7 @@ def ad(V):
     ----------
     Kim (2012) eq. 27.
     """
-    V = as_array(V, "V")
-    if V.shape != (6,):
-        raise ValueError(f"V must have shape (6,), got {V.shape}")
+    V = as_finite(V, (6,), "V", batch=False)
     W, v = skew(V[3:]), skew(V[:3])
     M = zeros((6, 6), is_symbolic(V))
     M[:3, :3] = W
@@ -254,11 +277,15 @@ def exp_so3(w):
     ndarray, shape (3, 3)
     """
     w = as_array(w, "w")
-    check_shape(w, (3,), "w")
+    if w.shape != (3,):
+        raise ValueError(f"w must have shape (3,), got {w.shape}")
     symbolic = is_symbolic(w)
     theta = sqrt(w @ w)
     if symbolic and theta == 0:
         return np.eye(3, dtype=object)
+    if not symbolic and not theta <= LARGEST_MAGNITUDE:  # NaN, infinity or too large: one comparison
+        check_finite(w, "w")
+        raise ValueError(f"w must have norm at most {LARGEST_MAGNITUDE:g}, got {theta:g}")
     A, B = _so3_coefficients(theta, symbolic)
     W = skew(w)
     return np.eye(3, dtype=int) + A * W + B * (W @ W)
@@ -278,6 +305,7 @@ def log_so3(R):
     R = as_array(R, "R")
     if R.shape != (3, 3):
         raise ValueError(f"R must have shape (3, 3), got {R.shape}")
+    check_rotation(R, "R")
     if is_symbolic(R):
         theta = acos((np.trace(R) - 1) / 2)
         return theta / sin(theta) * unskew(R)
@@ -328,6 +356,7 @@ def exp_se3(V):
     if V.shape != (6,):
         raise ValueError(f"V must have shape (6,), got {V.shape}")
     w = V[3:]
+    check_magnitude(float_entries(V), "V")
     return homogeneous(exp_so3(w), _left_jacobian(w, is_symbolic(V)) @ V[:3])
 
 

@@ -8,7 +8,9 @@ eq. 32 (``M qdd + b = tau``).
 
 from __future__ import annotations
 
-from ._backend import is_symbolic, solve_spd, zeros
+import numpy as np
+
+from ._backend import is_symbolic, matvec, solve_spd
 from .energy import world_inertias
 from .inverse_dynamics import bias_forces
 from .kinematics import forward_kinematics
@@ -28,7 +30,7 @@ def composite_inertias(model, kin):
 
     Returns
     -------
-    ndarray, shape (n, 6, 6)
+    ndarray, shape (n, 6, 6) or (..., n, 6, 6)
         ``Ic[i]`` is the sum of the world-frame inertias of body ``i`` and all its
         descendants (world frame, about the origin, so inertias simply add).
 
@@ -49,7 +51,7 @@ def composite_inertias(model, kin):
     Ic = world_inertias(model.exact() if symbolic else model, kin).copy()
     for i in reversed(range(model.n_bodies)):  # tips to base
         if model.parent[i] >= 0:
-            Ic[model.parent[i]] += Ic[i]
+            Ic[..., model.parent[i], :, :] += Ic[..., i, :, :]
     return Ic
 
 
@@ -58,20 +60,25 @@ def crba(model, q):
 
     Composite-rigid-body algorithm in world coordinates: every subtree, frozen rigid,
     has the composite inertia ``Ic_i = I_i + sum of Ic over the children``; the force
-    needed to give joint ``i`` a unit acceleration is ``F = Ic_i s_i`` and it loads every
+    needed to give joint ``i`` a unit acceleration is ``F_i = Ic_i s_i`` and it loads every
     joint ``j`` on the path to the base::
 
         Ic_parent += Ic_i                       (tips to base)
-        H_ii = s_i^T Ic_i s_i,   H_ji = s_j^T Ic_i s_i   for j an ancestor of i
+        H_ii = s_i^T Ic_i s_i,   H_ji = s_j^T Ic_i s_i = H_ij^T   for j an ancestor of i
+
+    Every ``F_i`` is formed at once, and so is every product ``s_j^T F_i``; the model's
+    tree then says which of them are entries of ``H``: ``H_ji`` where ``j`` is on the path to
+    ``i``, its transpose where ``i`` is on the path to ``j``, and zero between branches.
 
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
+    q : array_like, shape (nq,) or (..., nq)
+        A leading batch of configurations gives a batch of matrices.
 
     Returns
     -------
-    ndarray, shape (nv, nv)
+    ndarray, shape (nv, nv) or (..., nv, nv)
         Symmetric; positive definite when no subtree is massless along its joint.
 
     References
@@ -89,18 +96,13 @@ def crba(model, q):
     """
     kin = forward_kinematics(model, q)
     Ic = composite_inertias(model, kin)  # composite inertias, tips to base
-    H = zeros((model.nv, model.nv), Ic.dtype == object)
-    for i in range(model.n_bodies):  # a unit acceleration of joint i loads every joint on its path to the base
-        F = Ic[i] @ kin.s[i]
-        vi = model.v_slices[i]
-        H[vi, vi] = kin.s[i].T @ F
-        j = model.parent[i]
-        while j >= 0:
-            vj = model.v_slices[j]
-            H[vj, vi] = kin.s[j].T @ F
-            H[vi, vj] = H[vj, vi].T
-            j = model.parent[j]
-    return H
+    layout = model._layout
+    s = np.concatenate(kin.s, axis=-1)  # every joint's world twist, one column per entry of qd
+    F = matvec(Ic[..., layout.dof_body, :, :], np.swapaxes(s, -1, -2))  # F[c] = Ic_i s_c, c in joint i
+    sTF = np.swapaxes(s, -1, -2) @ np.swapaxes(F, -1, -2)  # [j, i] = s_j^T F_i
+    on_path = layout.dof_supports
+    zero = 0 if sTF.dtype == object else 0.0
+    return np.where(on_path, sTF, np.where(on_path.T, np.swapaxes(sTF, -1, -2), zero))
 
 
 def forward_dynamics_crba(model, q, qd, tau, f_ext=None):
@@ -111,19 +113,20 @@ def forward_dynamics_crba(model, q, qd, tau, f_ext=None):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd, tau : array_like, shape (nv,)
-    f_ext : array_like, shape (n, 6), optional
+    q : array_like, shape (nq,) or (..., nq)
+    qd, tau : array_like, shape (nv,) or (..., nv)
+    f_ext : array_like, shape (n, 6) or (..., n, 6), optional
 
     Returns
     -------
-    ndarray, shape (nv,)
+    ndarray, shape (nv,) or (..., nv)
 
     Raises
     ------
     ValueError
         If ``H`` is not positive definite (a massless subtree).
     """
-    tau = check_velocity(model, tau, "tau")
+    tau = check_velocity(model, tau, "tau", batch=True)
+    rhs = tau - bias_forces(model, q, qd, f_ext)
     H = crba(model, q)
-    return solve_spd(H, tau - bias_forces(model, q, qd, f_ext), "the mass matrix H")
+    return solve_spd(np.broadcast_to(H, rhs.shape[:-1] + H.shape[-2:]), rhs, "the mass matrix H")

@@ -16,7 +16,7 @@ from .inertia import planar_link_inertia, spatial_inertia
 from .joints import Joint
 from .kinematics import forward_kinematics
 from .liegroup import homogeneous
-from .model import DEFAULT_GRAVITY, Model
+from .model import DEFAULT_GRAVITY, Model, check_configuration
 
 __all__ = ["Mechanism", "four_bar", "piston_crank", "prescribed_motion", "body_outlines"]
 
@@ -185,7 +185,7 @@ def body_outlines(model, q, constraints=()):
         For each body, world positions: its own joint origin first, then the joint frames of
         its children, then the constraint points fixed in it.
     """
-    kin = forward_kinematics(model, q)
+    kin = forward_kinematics(model, check_configuration(model, q))
     outlines = [[kin.p[i]] for i in range(model.n_bodies)]
     for i in range(model.n_bodies):
         k = model.parent[i]

@@ -15,12 +15,15 @@ Concurrent Dynamics (2017) "parent-first order".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, check_finite, check_magnitude, exact, is_symbolic
+from ._backend import as_array, broadcast_batch, check_finite, check_magnitude, exact, is_symbolic
 from .inertia import check_rotational_inertia, inertia_parameters
-from .joints import Joint
+from .joints import Joint, joint_constants
+from .rotations import check_unit_quaternion
+from .spatial import skew
 
 __all__ = [
     "Model",
@@ -64,10 +67,15 @@ class Model:
     n_bodies, nq, nv : int
     q_slices, v_slices : tuple of slice
         Where each joint's entries sit in ``q`` and in ``qd``/``qdd``/``tau``.
+    path_dofs : tuple of ndarray of int
+        ``path_dofs[i]``: the entries of ``qd`` of joint ``i`` and of every joint between it
+        and the base (the columns of body ``i``'s Jacobian that can be non-zero).
     children : tuple of tuple of int
     mass : ndarray, shape (n,)
     com : ndarray, shape (n, 3)
         Centre of mass of each body in its own frame (zeros for massless bodies).
+    inertia_com : ndarray, shape (n, 3, 3)
+        Rotational inertia of each body about its centre of mass, in its own axes.
     symbolic : bool
         True when placements, inertias, axes or gravity hold sympy expressions.
 
@@ -153,8 +161,15 @@ class Model:
         set_(self, "q_slices", tuple(slice(int(a), int(b)) for a, b in zip(q_starts, q_starts[1:])))
         set_(self, "v_slices", tuple(slice(int(a), int(b)) for a, b in zip(v_starts, v_starts[1:])))
         set_(self, "children", tuple(tuple(c) for c in children))
+        set_(self, "_layout", _layout(self, symbolic))
+        dofs = np.arange(self.nv)
+        set_(self, "path_dofs", tuple(
+            np.concatenate([dofs[self.v_slices[k]] for k in self.ancestors(i)]) for i in range(n)
+        ))
         set_(self, "mass", _readonly(np.array(mass, dtype=dtype)))
         set_(self, "com", _readonly(np.array(com, dtype=dtype).reshape(n, 3)))
+        C = skew(self.com)
+        set_(self, "inertia_com", _readonly(inertias[:, 3:, 3:] + self.mass[:, None, None] * (C @ C)))
         set_(self, "symbolic", bool(symbolic))
 
     def __repr__(self):
@@ -203,6 +218,33 @@ class Model:
             if self.parent[k] in inside:
                 inside.add(k)
         return sorted(inside)
+
+
+class _Layout(NamedTuple):
+    """Index arrays and constants that let the algorithms treat all joints at once."""
+
+    groups: tuple  # (kind, bodies, q_index of shape (m, nq), joint_constants) per joint kind present
+    dof_body: np.ndarray  # (nv,): the body whose joint each entry of qd drives
+    dof_subspace: np.ndarray  # (nv, 6): that entry's column of its joint's S (child frame)
+    dof_to_body: np.ndarray  # (nv, n): 1 where entry c belongs to body i; sums columns per body
+    dof_supports: np.ndarray  # (nv, nv) bool: entry a's joint is on the path from the base to entry c's body
+
+
+def _layout(model, symbolic):
+    groups = []
+    for kind in dict.fromkeys(j.kind for j in model.joints):
+        bodies = np.array([i for i, j in enumerate(model.joints) if j.kind == kind])
+        q_index = np.array([np.arange(model.nq)[model.q_slices[i]] for i in bodies]).reshape(len(bodies), -1)
+        groups.append((kind, bodies, q_index, joint_constants([model.joints[i] for i in bodies])))
+    dof_body = np.array([i for i in range(model.n_bodies) for _ in range(model.joints[i].nv)], dtype=int)
+    subspaces = [j.S.T for j in model.joints if j.nv]
+    dof_subspace = np.concatenate(subspaces) if subspaces else np.zeros((0, 6))
+    dof_to_body = (dof_body[:, None] == np.arange(model.n_bodies)).astype(int if symbolic else float)
+    on_path = np.zeros((model.n_bodies, model.n_bodies), dtype=bool)  # [j, i]: j on the path to i
+    for i in range(model.n_bodies):
+        on_path[model.ancestors(i), i] = True
+    dof_supports = on_path[dof_body][:, dof_body]
+    return _Layout(tuple(groups), dof_body, dof_subspace, dof_to_body, dof_supports)
 
 
 def _as_tuple(x, name):
@@ -260,7 +302,7 @@ def _check_body(model, body):
         raise ValueError(f"body must be an index in [0, {model.n_bodies}), got {body!r}")
 
 
-def check_configuration(model, q, name="q"):
+def check_configuration(model, q, name="q", batch=False):
     """Return ``q`` as an array after checking it fits ``model`` (shape, finite, unit quaternions).
 
     Entries larger than ``1e40`` in magnitude are rejected too: no physical state has them,
@@ -269,43 +311,74 @@ def check_configuration(model, q, name="q"):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
+    q : array_like, shape (nq,), or (..., nq) if ``batch``
+    name : str
+        How the error message names the argument.
+    batch : bool
+        Accept leading batch axes (the functions that evaluate many states at once).
 
     Returns
     -------
-    ndarray, shape (nq,)
+    ndarray, shape (nq,) or (..., nq)
     """
     _check_model(model)
     q = as_array(q, name)
-    if q.shape != (model.nq,):
-        raise ValueError(f"{name} must have shape (nq,) = ({model.nq},), got {q.shape}")
+    _check_last_axis(q, model.nq, "nq", name, batch)
     check_magnitude(q, name)
     for i, joint in enumerate(model.joints):
-        if joint.kind in ("spherical", "free"):
-            joint.check_configuration(q[model.q_slices[i]], f"{name}[{model.q_slices[i].start}:]")
+        if joint.kind in ("spherical", "free"):  # the joint's last four entries are its quaternion
+            where = ("..., " if q.ndim > 1 else "") + f"{model.q_slices[i].start}:"
+            where += "" if joint.kind == "spherical" else "][3:"
+            quaternion = q[..., model.q_slices[i]][..., -4:]
+            check_unit_quaternion(quaternion, f"{name}[{where}] ({joint.kind} joint quaternion)")
     return q
 
 
-def check_velocity(model, v, name="qd"):
+def check_velocity(model, v, name="qd", batch=False):
     """Return ``v`` as an array after checking it has shape (nv,) and is finite (entries at most ``1e40``).
 
     Parameters
     ----------
     model : Model
-    v : array_like, shape (nv,)
+    v : array_like, shape (nv,), or (..., nv) if ``batch``
     name : str
         How the error message names the argument.
+    batch : bool
+        Accept leading batch axes.
 
     Returns
     -------
-    ndarray, shape (nv,)
+    ndarray, shape (nv,) or (..., nv)
     """
     _check_model(model)
     v = as_array(v, name)
-    if v.shape != (model.nv,):
-        raise ValueError(f"{name} must have shape (nv,) = ({model.nv},), got {v.shape}")
+    _check_last_axis(v, model.nv, "nv", name, batch)
     check_magnitude(v, name)
     return v
+
+
+def _check_last_axis(x, size, size_name, name, batch):
+    if x.shape == (size,) or (batch and x.ndim >= 1 and x.shape[-1] == size):
+        return
+    want = f"({size_name},) = ({size},)" + (f" or (..., {size}) for a batch of states" if batch else "")
+    raise ValueError(f"{name} must have shape {want}, got {x.shape}")
+
+
+def batch_shape(*arrays):
+    """The leading batch shape shared by arrays whose last ``core`` axes are per-state.
+
+    Parameters
+    ----------
+    *arrays : (ndarray or None, int, str) triples
+        Each array, the number of trailing axes that describe one state, and its name
+        (``None`` entries are skipped).
+
+    Returns
+    -------
+    tuple of int
+        The broadcast of the leading shapes (``()`` for a single state).
+    """
+    return broadcast_batch(*(entry for entry in arrays if entry[0] is not None))
 
 
 def neutral_configuration(model):
@@ -361,20 +434,22 @@ def integrate(model, q, v, dt=1.0):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    v : array_like, shape (nv,)
+    q : array_like, shape (nq,) or (..., nq)
+    v : array_like, shape (nv,) or (..., nv)
+        Leading batch axes of ``q`` and ``v`` broadcast.
     dt : float
 
     Returns
     -------
-    ndarray, shape (nq,)
+    ndarray, shape (nq,) or (..., nq)
         Quaternions stay unit.
     """
-    q, v = check_configuration(model, q), check_velocity(model, v, "v")
-    out = np.empty(model.nq, dtype=q.dtype if not is_symbolic(v) else object)
+    q, v = check_configuration(model, q, batch=True), check_velocity(model, v, "v", batch=True)
+    batch = batch_shape((q, 1, "q"), (v, 1, "v"))
+    out = np.empty(batch + (model.nq,), dtype=q.dtype if not is_symbolic(v) else object)
     for i, joint in enumerate(model.joints):
         qs, vs = model.q_slices[i], model.v_slices[i]
-        out[qs] = joint.integrate(q[qs], v[vs], dt)
+        out[..., qs] = joint.integrate(q[..., qs], v[..., vs], dt)
     return out
 
 

@@ -19,8 +19,9 @@ import numpy as np
 
 from ._backend import (
     as_array,
-    as_vector,
-    check_spd_matrix,
+    as_finite,
+    as_spd_matrix,
+    broadcast_batch,
     is_exactly_zero,
     is_symbolic,
     magnitude,
@@ -61,8 +62,9 @@ def homogeneous_point(xy, weight=1):
     Parameters
     ----------
     xy : array_like, shape (..., 2)
-    weight : float or sympy expression
-        The scale ``w`` (the angular speed when the point stands for a twist).
+    weight : float, sympy expression or array_like, shape (...)
+        The scale ``w`` (the angular speed when the point stands for a twist); one per point
+        of a batch, or one for all.
 
     Returns
     -------
@@ -73,8 +75,9 @@ def homogeneous_point(xy, weight=1):
     Alexiou (1999) "Planar Homogeneous Coordinates";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    xy = as_vector(xy, 2, "xy")
-    xy, w = promote(xy, np.broadcast_to(as_array(weight, "weight"), xy.shape[:-1])[..., None])
+    xy, w = as_finite(xy, (2,), "xy"), as_finite(weight, (), "weight")
+    batch = broadcast_batch((xy, 1, "xy"), (w, 0, "weight"))
+    xy, w = promote(np.broadcast_to(xy, batch + (2,)), np.broadcast_to(w, batch)[..., None])
     return np.concatenate([w, w * xy], axis=-1)
 
 
@@ -97,7 +100,9 @@ def homogeneous_line(point, direction):
     Alexiou (1999) "Planar Homogeneous Coordinates";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    q, e = promote(as_vector(point, 2, "point"), as_vector(direction, 2, "direction"))
+    q, e = as_finite(point, (2,), "point"), as_finite(direction, (2,), "direction")
+    broadcast_batch((q, 1, "point"), (e, 1, "direction"))
+    q, e = promote(q, e)
     moment = q[..., 0] * e[..., 1] - q[..., 1] * e[..., 0]
     return np.stack(np.broadcast_arrays(moment, -e[..., 1], e[..., 0]), axis=-1)
 
@@ -118,7 +123,7 @@ def cartesian_point(P):
     Alexiou (1999) "Planar Homogeneous Coordinates";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    P = as_vector(P, 3, "P")
+    P = as_finite(P, (3,), "P")
     if _any_zero(P[..., 0], P):
         raise ValueError("P is a point at infinity (P[0] = 0, a pure translation): it has no position")
     return simplify(P[..., 1:] / P[..., :1])
@@ -145,7 +150,7 @@ def line_point_direction(L):
     Alexiou (1999) "Planar Homogeneous Coordinates";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    L = as_vector(L, 3, "L")
+    L = as_finite(L, (3,), "L")
     n = L[..., 1:]
     nn = np.sum(n * n, axis=-1, keepdims=True)
     if _any_zero(nn, L * L):
@@ -175,7 +180,9 @@ def incidence(P, L):
     >>> bool(abs(incidence(P, homogeneous_line([0.0, -1.0], [1.0, 1.0]))) < 1e-12)
     True
     """
-    return (as_vector(P, 3, "P") * as_vector(L, 3, "L")).sum(axis=-1)
+    P, L = as_finite(P, (3,), "P"), as_finite(L, (3,), "L")
+    broadcast_batch((P, 1, "P"), (L, 1, "L"))
+    return (P * L).sum(axis=-1)
 
 
 def point_of_twist(v):
@@ -202,7 +209,7 @@ def point_of_twist(v):
     >>> bool(np.allclose(cartesian_point(point_of_twist(v)), [4, 2]))
     True
     """
-    return as_vector(v, 3, "v")[..., ::-1] * _SIGNS
+    return as_finite(v, (3,), "v")[..., ::-1] * _SIGNS
 
 
 def twist_of_point(P):
@@ -221,7 +228,7 @@ def twist_of_point(P):
     Alexiou (1999) "Alternative Coordinates", "Planar Twists and Wrenches";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    return as_vector(P, 3, "P")[..., ::-1] * _SIGNS
+    return as_finite(P, (3,), "P")[..., ::-1] * _SIGNS
 
 
 def line_of_wrench(f):
@@ -241,7 +248,7 @@ def line_of_wrench(f):
     Alexiou (1999) "Alternative Coordinates", "Planar Twists and Wrenches";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    return as_vector(f, 3, "f")[..., ::-1] * _SIGNS
+    return as_finite(f, (3,), "f")[..., ::-1] * _SIGNS
 
 
 def wrench_of_line(L):
@@ -260,7 +267,7 @@ def wrench_of_line(L):
     Alexiou (1999) "Alternative Coordinates", "Planar Twists and Wrenches";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    return as_vector(L, 3, "L")[..., ::-1] * _SIGNS
+    return as_finite(L, (3,), "L")[..., ::-1] * _SIGNS
 
 
 def inertia_point_line_map(I):
@@ -284,8 +291,7 @@ def inertia_point_line_map(I):
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
     I = as_array(I, "I")
-    I = planar_matrix(I) if I.shape == (6, 6) else I
-    check_spd_matrix(I, 3)
+    I = as_spd_matrix(planar_matrix(I) if I.shape == (6, 6) else I, 3)
     return I[::-1, ::-1] * np.outer(_SIGNS, _SIGNS)
 
 
@@ -300,11 +306,11 @@ def percussion_axis(I, pivot):
     ----------
     I : array_like, shape (3, 3) or (6, 6)
         Planar or spatial inertia about the world origin.
-    pivot : array_like, shape (2,)
+    pivot : array_like, shape (2,) or (..., 2)
 
     Returns
     -------
-    ndarray, shape (3,)
+    ndarray, shape (3,) or (..., 3)
         Homogeneous line (the momentum of a unit rotation about ``pivot``); the line at
         infinity when the pivot is the centre of mass.
 
@@ -322,5 +328,5 @@ def percussion_axis(I, pivot):
     >>> bool(np.allclose(foot, [2 / 3, 0]))
     True
     """
-    C, P = promote(inertia_point_line_map(I), homogeneous_point(as_vector(pivot, 2, "pivot")))
-    return C @ P
+    C, P = promote(inertia_point_line_map(I), homogeneous_point(as_finite(pivot, (2,), "pivot")))
+    return P @ C  # = C @ P as C is symmetric, and also for a batch of pivots

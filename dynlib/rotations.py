@@ -13,8 +13,10 @@ import numpy as np
 
 from ._backend import (
     as_array,
-    check_finite,
+    broadcast_batch,
     check_magnitude,
+    check_rng,
+    check_rotation,
     check_scalar,
     check_shape,
     cos,
@@ -190,12 +192,12 @@ def rotation_from_quaternion(q):
 
     Parameters
     ----------
-    q : array_like, shape (4,)
+    q : array_like, shape (..., 4)
         Must be unit length (see :func:`check_unit_quaternion`).
 
     Returns
     -------
-    ndarray, shape (3, 3)
+    ndarray, shape (..., 3, 3)
 
     References
     ----------
@@ -209,8 +211,9 @@ def rotation_from_quaternion(q):
     >>> bool(np.allclose(R, rotation_about_axis([0, 0, 1], np.pi / 2)))
     True
     """
-    a, b, c, d = check_unit_quaternion(q, "q")
-    return np.array(
+    q = check_unit_quaternion(q, "q")
+    a, b, c, d = np.moveaxis(q, -1, 0)
+    R = np.array(
         [
             [a * a - b * b - c * c + d * d, 2 * (a * b - c * d), 2 * (a * c + b * d)],
             [2 * (a * b + c * d), -a * a + b * b - c * c + d * d, 2 * (b * c - a * d)],
@@ -218,6 +221,7 @@ def rotation_from_quaternion(q):
         ],
         dtype=object if is_symbolic(q) else float,
     )
+    return np.moveaxis(R, (0, 1), (-2, -1))  # batch axes first
 
 
 def quaternion_from_rotation(R):
@@ -236,9 +240,7 @@ def quaternion_from_rotation(R):
         raise ValueError(f"R must have shape (3, 3), got {R.shape}")
     if is_symbolic(R):
         raise TypeError("quaternion_from_rotation needs a numeric R")
-    check_finite(R, "R")
-    if not np.allclose(R.T @ R, np.eye(3), rtol=0, atol=1e-6) or np.linalg.det(R) < 0:
-        raise ValueError(f"R must be a rotation matrix (orthonormal, det +1), got {R.tolist()}")
+    check_rotation(R, "R")
     t = np.trace(R)
     diag = np.diag(R)
     k = int(np.argmax([diag[0], diag[1], diag[2], t]))
@@ -264,23 +266,30 @@ def quaternion_multiply(q1, q2):
 
     Parameters
     ----------
-    q1, q2 : array_like, shape (4,)
+    q1, q2 : array_like, shape (4,) or (..., 4)
+        Leading batch axes broadcast.
 
     Returns
     -------
-    ndarray, shape (4,)
+    ndarray, shape (4,) or (..., 4)
     """
     q1, q2 = _as_quaternion(q1, "q1"), _as_quaternion(q2, "q2")
-    x1, y1, z1, w1 = q1
-    x2, y2, z2, w2 = q2
-    return np.array(
-        [
-            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
-            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-        ]
-    )
+    if q1.ndim > 1 or q2.ndim > 1:
+        broadcast_batch((q1, 1, "q1"), (q2, 1, "q2"))
+    x1, y1, z1, w1 = _components(q1)
+    x2, y2, z2, w2 = _components(q2)
+    product = [
+        w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+        w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+        w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+        w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+    ]
+    return np.array(product) if q1.ndim == q2.ndim == 1 else np.stack(product, axis=-1)
+
+
+def _components(q):
+    """The four components of a quaternion, or four arrays of them for a batch (..., 4)."""
+    return q if q.ndim == 1 else np.moveaxis(q, -1, 0)
 
 
 def quaternion_conjugate(q):
@@ -306,23 +315,24 @@ def quaternion_rate_matrix(q):
 
     Parameters
     ----------
-    q : array_like, shape (4,)
+    q : array_like, shape (4,) or (..., 4)
         Quaternion ``(x, y, z, w) = (a, b, c, d)``.
 
     Returns
     -------
-    ndarray, shape (4, 3)
+    ndarray, shape (4, 3) or (..., 4, 3)
 
     References
     ----------
     Concurrent Dynamics (2017) eq. 5.
     """
     q = _as_quaternion(q, "q")
-    a, b, c, d = q
-    return np.array(
+    a, b, c, d = _components(q)
+    E = np.array(
         [[d, -c, b], [c, d, -a], [-b, a, d], [-a, -b, -c]],
         dtype=object if is_symbolic(q) else float,
     )
+    return E if q.ndim == 1 else np.moveaxis(E, (0, 1), (-2, -1))  # batch axes first
 
 
 def quaternion_from_rotation_vector(w):
@@ -330,23 +340,30 @@ def quaternion_from_rotation_vector(w):
 
     Parameters
     ----------
-    w : array_like, shape (3,)
+    w : array_like, shape (3,), or (..., 3) if numeric
 
     Returns
     -------
-    ndarray, shape (4,)
+    ndarray, shape (4,) or (..., 4)
     """
     w = as_array(w, "w")
     check_shape(w, (3,), "w")
     check_magnitude(w, "w")
     if is_symbolic(w):
+        if w.shape != (3,):
+            raise ValueError(f"a symbolic w must have shape (3,), got {w.shape}")
         theta = sqrt(w @ w)
         return np.concatenate([w * sin(theta / 2) / theta, [cos(theta / 2)]])
-    theta = float(np.sqrt(w @ w))
-    half = theta / 2
-    # sin(t/2)/t with its Taylor series near zero
-    k = np.sin(half) / theta if theta > 1e-8 else 0.5 - theta * theta / 48
-    return np.array([k * w[0], k * w[1], k * w[2], np.cos(half)])
+    if w.shape == (3,):
+        theta = float(np.sqrt(w @ w))
+        half = theta / 2
+        # sin(t/2)/t with its Taylor series near zero
+        k = np.sin(half) / theta if theta > 1e-8 else 0.5 - theta * theta / 48
+        return np.array([k * w[0], k * w[1], k * w[2], np.cos(half)])
+    theta = np.sqrt((w * w).sum(axis=-1, keepdims=True))  # a batch: the same, entrywise
+    small = theta <= 1e-8
+    k = np.where(small, 0.5 - theta * theta / 48, np.sin(theta / 2) / np.where(small, 1.0, theta))
+    return np.concatenate([k * w, np.cos(theta / 2)], axis=-1)
 
 
 def random_quaternion(rng):
@@ -360,6 +377,7 @@ def random_quaternion(rng):
     -------
     ndarray, shape (4,)
     """
+    check_rng(rng)
     q = rng.normal(size=4)
     return q / np.linalg.norm(q)
 

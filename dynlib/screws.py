@@ -21,6 +21,8 @@ import numpy as np
 from ._backend import (
     LARGEST_MAGNITUDE,
     as_array,
+    as_finite,
+    broadcast_batch,
     check_finite,
     check_magnitude,
     check_scalar,
@@ -245,7 +247,8 @@ def reciprocal_product(a, b):
     ----------
     Alexiou (1999) "Power and Energy".
     """
-    a, b = as_array(a, "a"), as_array(b, "b")
+    a, b = as_finite(a, (6,), "a"), as_finite(b, (6,), "b")
+    broadcast_batch((a, 1, "a"), (b, 1, "b"))
     return (a[..., :3] * b[..., 3:]).sum(axis=-1) + (a[..., 3:] * b[..., :3]).sum(axis=-1)
 
 
@@ -284,7 +287,7 @@ def line_through_points(p1, p2):
     -------
     ndarray, shape (6,)
     """
-    p1, p2 = as_array(p1, "p1"), as_array(p2, "p2")
+    p1, p2 = as_finite(p1, (3,), "p1", batch=False), as_finite(p2, (3,), "p2", batch=False)
     return line_coordinates(p1, p2 - p1)
 
 

@@ -26,7 +26,7 @@ from .constraints import project_configuration, project_velocity
 from .energy import system_energy
 from .impulse import contact_impulse, contact_line, impulse_propagation
 from .kinematics import forward_kinematics, marker_motion
-from .model import _check_model, check_configuration, check_velocity, integrate
+from .model import _check_model, batch_shape, check_configuration, check_velocity, integrate
 from .spatial import cross3, cross_motion
 
 __all__ = [
@@ -110,9 +110,9 @@ class Trajectory(NamedTuple):
     Attributes
     ----------
     t : ndarray, shape (N,)
-    q : ndarray, shape (N, nq)
-    qd : ndarray, shape (N, nv)
-    energy : ndarray, shape (N,)
+    q : ndarray, shape (N, nq), or (N, ..., nq) for an ensemble
+    qd : ndarray, shape (N, nv), or (N, ..., nv)
+    energy : ndarray, shape (N,), or (N, ...)
         Kinetic plus gravitational potential energy.
     impacts : list of Impact
     """
@@ -126,17 +126,17 @@ class Trajectory(NamedTuple):
 
 def _chart_rate(model, xi, v):
     """d xi / dt = dexp^-1_{-xi}(v), truncated after the [xi, [xi, v]] term, joint by joint."""
-    rate = v.copy()
+    rate = np.array(np.broadcast_to(v, np.broadcast_shapes(xi.shape, v.shape)))
     for i, joint in enumerate(model.joints):
         vs = model.v_slices[i]
         if joint.kind == "spherical":
-            x, w = xi[vs], v[vs]
+            x, w = xi[..., vs], v[..., vs]
             half = cross3(x, w)
-            rate[vs] = w + half / 2 + cross3(x, half) / 12
+            rate[..., vs] = w + half / 2 + cross3(x, half) / 12
         elif joint.kind == "free":
-            x, w = xi[vs], v[vs]
+            x, w = xi[..., vs], v[..., vs]
             half = cross_motion(x, w)
-            rate[vs] = w + half / 2 + cross_motion(x, half) / 12
+            rate[..., vs] = w + half / 2 + cross_motion(x, half) / 12
     return rate
 
 
@@ -149,13 +149,14 @@ def step_rk4(model, acceleration, t, q, qd, h):
     acceleration : callable
         ``acceleration(t, q, qd) -> qdd``.
     t : float
-    q : ndarray, shape (nq,)
-    qd : ndarray, shape (nv,)
+    q : ndarray, shape (nq,) or (..., nq)
+    qd : ndarray, shape (nv,) or (..., nv)
+        A batch of states steps all of them at once.
     h : float
 
     Returns
     -------
-    q, qd : ndarray, shapes (nq,), (nv,)
+    q, qd : ndarray, shapes (nq,), (nv,) or (..., nq), (..., nv)
     """
     zero = np.zeros(model.nv)
     k1x, k1v = _chart_rate(model, zero, qd), acceleration(t, q, qd)
@@ -178,13 +179,14 @@ def step_semi_implicit_euler(model, acceleration, t, q, qd, h):
     acceleration : callable
         ``acceleration(t, q, qd) -> qdd``.
     t : float
-    q : ndarray, shape (nq,)
-    qd : ndarray, shape (nv,)
+    q : ndarray, shape (nq,) or (..., nq)
+    qd : ndarray, shape (nv,) or (..., nv)
+        A batch of states steps all of them at once.
     h : float
 
     Returns
     -------
-    q, qd : ndarray, shapes (nq,), (nv,)
+    q, qd : ndarray, shapes (nq,), (nv,) or (..., nq), (..., nv)
     """
     qd_new = qd + h * acceleration(t, q, qd)
     return integrate(model, q, qd_new, h), qd_new
@@ -203,13 +205,14 @@ def step_explicit_euler(model, acceleration, t, q, qd, h):
     acceleration : callable
         ``acceleration(t, q, qd) -> qdd``.
     t : float
-    q : ndarray, shape (nq,)
-    qd : ndarray, shape (nv,)
+    q : ndarray, shape (nq,) or (..., nq)
+    qd : ndarray, shape (nv,) or (..., nv)
+        A batch of states steps all of them at once.
     h : float
 
     Returns
     -------
-    q, qd : ndarray, shapes (nq,), (nv,)
+    q, qd : ndarray, shapes (nq,), (nv,) or (..., nq), (..., nv)
     """
     return integrate(model, q, qd, h), qd + h * acceleration(t, q, qd)
 
@@ -265,8 +268,11 @@ def simulate(model, q0, qd0, duration, dt, method="rk4", tau=None, f_ext=None, c
     Parameters
     ----------
     model : Model
-    q0 : array_like, shape (nq,)
-    qd0 : array_like, shape (nv,)
+    q0 : array_like, shape (nq,) or (..., nq)
+    qd0 : array_like, shape (nv,) or (..., nv)
+        A leading batch of initial states simulates an ensemble, all states in one pass
+        of the same code (without constraints and contacts); the trajectory's arrays then
+        have the batch axes after the time axis.
     duration, dt : float
     method : {"rk4", "semi-implicit-euler", "explicit-euler"}
         The fixed-step integrator: :func:`step_rk4`, :func:`step_semi_implicit_euler` or
@@ -316,7 +322,13 @@ def simulate(model, q0, qd0, duration, dt, method="rk4", tau=None, f_ext=None, c
         def acceleration(t, q, qd):
             return aba(model, q, qd, torque(t, q, qd), f_ext)
 
-    q, qd = check_configuration(model, q0).astype(float), check_velocity(model, qd0, "qd0").astype(float)
+    q, qd = check_configuration(model, q0, "q0", batch=True), check_velocity(model, qd0, "qd0", batch=True)
+    batch = batch_shape((q, 1, "q0"), (qd, 1, "qd0"))
+    if batch and (constraints or contacts):
+        raise ValueError(f"an ensemble (q0 and qd0 with batch shape {batch}) is simulated without constraints and "
+                         "contacts; simulate constrained or colliding systems one initial state at a time")
+    q = np.broadcast_to(q, batch + q.shape[-1:]).astype(float)
+    qd = np.broadcast_to(qd, batch + qd.shape[-1:]).astype(float)
     kin0 = forward_kinematics(model, q)
     for i, contact in enumerate(contacts):
         if contact.gap(kin0) < 0:

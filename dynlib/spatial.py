@@ -3,7 +3,9 @@
 A motion vector (twist) is ``[v_O; w]`` and a force vector (wrench) is
 ``[f; n_O]``, both in Plücker coordinates about the origin O of the frame
 they are expressed in; power is ``twist @ wrench``.  All functions accept
-leading batch axes, ``(..., 6)``, and sympy object arrays.
+leading batch axes, ``(..., 6)``, and sympy object arrays.  Numeric inputs must be finite;
+the functions that run once per body in the dynamics algorithms (``skew`` and the cross
+products) check that with one test of a sum on their fast path.
 
 Chapter: *Screws, twists and wrenches*; Alexiou (1999) "Spatial Transformations";
 Lecture 4 "Spatial cross product"; Featherstone (2008) ch. 2.
@@ -13,7 +15,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_array, check_shape, is_symbolic, promote, zeros
+from ._backend import (
+    as_array,
+    as_finite,
+    broadcast_batch,
+    check_finite,
+    check_result,
+    check_shape,
+    float_entries,
+    is_symbolic,
+    promote,
+    zeros,
+)
 
 __all__ = [
     "skew",
@@ -50,7 +63,14 @@ def skew(w):
     check_shape(w, (3,), "w")
     if w.shape == (3,) and w.dtype == float:  # one float vector: build it directly
         x, y, z = w.tolist()
+        if (x + y + z) * 0.0 != 0.0:  # NaN or infinity (or a false alarm: the sum overflowed)
+            check_finite(w, "w")
         return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    return check_result(_skew(w), (w, "w"))
+
+
+def _skew(w):
+    """``skew`` of a (stack of) float or sympy 3-vectors, unchecked."""
     x, y, z = w[..., 0], w[..., 1], w[..., 2]
     S = zeros(w.shape + (3,), is_symbolic(w))
     S[..., 0, 1], S[..., 0, 2] = -z, y
@@ -70,8 +90,7 @@ def unskew(S):
     -------
     ndarray, shape (..., 3)
     """
-    S = as_array(S, "S")
-    check_shape(S, (3, 3), "S")
+    S = as_finite(S, (3, 3), "S")
     return np.stack(
         [S[..., 2, 1] - S[..., 1, 2], S[..., 0, 2] - S[..., 2, 0], S[..., 1, 0] - S[..., 0, 1]],
         axis=-1,
@@ -92,15 +111,39 @@ def cross3(a, b):
     a, b = as_array(a, "a"), as_array(b, "b")
     if a.shape == b.shape == (3,) and a.dtype == b.dtype == float:  # one pair of floats: plain arithmetic
         (ax, ay, az), (bx, by, bz) = a.tolist(), b.tolist()
-        return np.array([ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx])
-    return np.stack(
-        [
-            a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
-            a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
-            a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0],
-        ],
-        axis=-1,
-    )
+        out = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx  # _cross3_parts, inlined
+        if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
+            return np.array(out)
+    return _product(_cross3_parts, a, b, 3, "a", "b")
+
+
+def _cross3_parts(a, b):
+    """The components of ``a x b`` from those of ``a`` and ``b`` (floats, arrays or sympy)."""
+    (ax, ay, az), (bx, by, bz) = a, b
+    return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+
+
+def _product(parts, a, b, n, a_name, b_name):
+    """A product of (stacks of) float or sympy n-vectors given by its components ``parts(a, b)``.
+
+    Shapes are checked, and the result: NaN or infinity in an input always reaches it, so
+    :func:`check_result` checks the inputs too (and catches an overflow).
+    """
+    check_shape(a, (n,), a_name)
+    check_shape(b, (n,), b_name)
+    if a.shape[:-1] != b.shape[:-1]:
+        broadcast_batch((a, 1, a_name), (b, 1, b_name))
+    out = parts(_components(a), _components(b))
+    first = np.asarray(out[0])
+    c = np.empty(first.shape + (n,), dtype=object if is_symbolic(a, b) else float)  # faster than np.stack
+    for i, x in enumerate(out):
+        c[..., i] = x
+    return check_result(c, (a, a_name), (b, b_name))
+
+
+def _components(a):
+    """The entries of vectors (..., n) along the last axis: n scalars, or n arrays for a stack."""
+    return a if a.ndim == 1 else a.T if a.ndim == 2 else np.moveaxis(a, -1, 0)
 
 
 def crm(v):
@@ -126,6 +169,7 @@ def crm(v):
     """
     v = as_array(v, "v")
     check_shape(v, (6,), "v")
+    check_finite(float_entries(v), "v")
     M = zeros(v.shape + (6,), is_symbolic(v))
     W = skew(v[..., 3:])
     M[..., :3, :3] = W
@@ -169,17 +213,29 @@ def cross_motion(v, m):
     v, m = as_array(v, "v"), as_array(m, "m")
     if v.shape == m.shape == (6,) and v.dtype == m.dtype == float:  # one pair of floats: plain arithmetic
         (vx, vy, vz, wx, wy, wz), (lx, ly, lz, ax, ay, az) = v.tolist(), m.tolist()
-        return np.array([
+        out = (  # _motion_parts, inlined: this runs once per body in the dynamics algorithms
             wy * lz - wz * ly + vy * az - vz * ay,
             wz * lx - wx * lz + vz * ax - vx * az,
             wx * ly - wy * lx + vx * ay - vy * ax,
             wy * az - wz * ay,
             wz * ax - wx * az,
             wx * ay - wy * ax,
-        ])
-    w, vo = v[..., 3:], v[..., :3]
-    return np.concatenate(
-        [cross3(w, m[..., :3]) + cross3(vo, m[..., 3:]), cross3(w, m[..., 3:])], axis=-1
+        )
+        if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
+            return np.array(out)
+    return _product(_motion_parts, v, m, 6, "v", "m")
+
+
+def _motion_parts(v, m):
+    """The components of ``v x m`` (see :func:`_cross3_parts`)."""
+    (vx, vy, vz, wx, wy, wz), (lx, ly, lz, ax, ay, az) = v, m
+    return (
+        wy * lz - wz * ly + vy * az - vz * ay,
+        wz * lx - wx * lz + vz * ax - vx * az,
+        wx * ly - wy * lx + vx * ay - vy * ax,
+        wy * az - wz * ay,
+        wz * ax - wx * az,
+        wx * ay - wy * ax,
     )
 
 
@@ -197,17 +253,29 @@ def cross_force(v, f):
     v, f = as_array(v, "v"), as_array(f, "f")
     if v.shape == f.shape == (6,) and v.dtype == f.dtype == float:  # one pair of floats: plain arithmetic
         (vx, vy, vz, wx, wy, wz), (fx, fy, fz, nx, ny, nz) = v.tolist(), f.tolist()
-        return np.array([
+        out = (  # _force_parts, inlined: this runs once per body in the dynamics algorithms
             wy * fz - wz * fy,
             wz * fx - wx * fz,
             wx * fy - wy * fx,
             vy * fz - vz * fy + wy * nz - wz * ny,
             vz * fx - vx * fz + wz * nx - wx * nz,
             vx * fy - vy * fx + wx * ny - wy * nx,
-        ])
-    w, vo = v[..., 3:], v[..., :3]
-    return np.concatenate(
-        [cross3(w, f[..., :3]), cross3(vo, f[..., :3]) + cross3(w, f[..., 3:])], axis=-1
+        )
+        if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
+            return np.array(out)
+    return _product(_force_parts, v, f, 6, "v", "f")
+
+
+def _force_parts(v, f):
+    """The components of ``v x* f`` (see :func:`_cross3_parts`)."""
+    (vx, vy, vz, wx, wy, wz), (fx, fy, fz, nx, ny, nz) = v, f
+    return (
+        wy * fz - wz * fy,
+        wz * fx - wx * fz,
+        wx * fy - wy * fx,
+        vy * fz - vz * fy + wy * nz - wz * ny,
+        vz * fx - vx * fz + wz * nx - wx * nz,
+        vx * fy - vy * fx + wx * ny - wy * nx,
     )
 
 
@@ -240,15 +308,16 @@ def motion_transform(R, p):
     >>> bool(np.allclose(X @ twist_B, [0, -1, 0, 0, 0, 1]))  # seen from A: r x w = -y
     True
     """
-    R, p = promote(as_array(R, "R"), as_array(p, "p"))
+    R, p = as_array(R, "R"), as_array(p, "p")
     check_shape(R, (3, 3), "R")
     check_shape(p, (3,), "p")
-    batch = np.broadcast_shapes(R.shape[:-2], p.shape[:-1])
-    X = zeros(batch + (6, 6), is_symbolic(R, p))
-    X[..., :3, :3] = R
-    X[..., 3:, 3:] = R
-    X[..., :3, 3:] = skew(p) @ R
-    return X
+    batch = broadcast_batch((R, 2, "R"), (p, 1, "p"))
+    R_, p_ = promote(R, p)
+    X = zeros(batch + (6, 6), is_symbolic(R_, p_))
+    X[..., :3, :3] = R_
+    X[..., 3:, 3:] = R_
+    X[..., :3, 3:] = _skew(p_) @ R_
+    return check_result(X, (R, "R"), (p, "p"))  # NaN or infinity in R or p, or an overflow
 
 
 def force_transform(R, p):
@@ -298,4 +367,4 @@ def inverse_transform(X):
     for r in (slice(0, 3), slice(3, 6)):
         for c in (slice(0, 3), slice(3, 6)):
             Y[..., r, c] = np.swapaxes(X[..., r, c], -1, -2)
-    return Y
+    return check_result(Y, (X, "X"))  # the entries of X: NaN or infinity in X

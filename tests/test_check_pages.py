@@ -11,6 +11,7 @@ pytestmark = pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="
 
 BROKEN = """<html><head><script src="https://cdn.example.com/x.js"></script></head><body>
 <div class="math">\\[ x^2 \\]</div><img src="missing.png">
+<a href="https://mybinder.org/v2/gh/o/r/main?urlpath=tree/chapters/other.ipynb">launch</a>
 <script>console.error("boom"); undefinedFunction();</script></body></html>"""
 
 
@@ -31,9 +32,16 @@ def test_a_broken_page_is_reported_on_every_count(tmp_path, check_pages):
     failures, offsite = check_pages.check_book(tmp_path, tmp_path)
     found = "\n".join(failures["chapters/bad.html"])
     for problem in ("console error: boom", "page error: undefinedFunction", "HTTP 404", "math not typeset",
-                    "image did not load", "no .ipynb download link"):
+                    "image did not load", "no .ipynb download link", "a Binder button opens another notebook"):
         assert problem in found
     assert failures["search.html"] == ["searching for 'articulated' found nothing"]
     assert offsite == ["https://cdn.example.com/x.js"]
     assert (tmp_path / "chapters__bad.jpg").exists()
     assert list(failures) == ["chapters/bad.html", "search.html"]  # the redirect page is not visited
+
+
+def test_a_binder_button_must_open_its_own_page(check_pages):
+    page = "exercises/05_inverse_dynamics_exercises.html"
+    right = "https://mybinder.org/v2/gh/o/r/main?urlpath=tree/exercises/05_inverse_dynamics_exercises.ipynb"
+    assert check_pages.binder_problems(page, [right]) == []
+    assert check_pages.binder_problems(page, [right.replace("05_", "06_")])

@@ -29,7 +29,12 @@ def test_a_slice_of_the_campaign_finds_nothing_unexpected():
     assert sum(total.values()) == SLICE_CASES
     # the slice reaches both sides: valid inputs computed, bad ones rejected, for most functions
     assert total["ok"] > SLICE_CASES // 10 and total["error"] > SLICE_CASES // 2
-    assert len(counts) > 40
+    assert len(counts) > 90
+    # every family of targets, the geometry modules and the marker functions included
+    assert {fuzz.FAMILY_OF[name] for name in counts} == set(fuzz.OTHER_TARGETS) | {"model-based"}
+    for name in ("skew", "exp_so3", "log_se3", "transform_inertia", "subspace_decomposition", "percussion_axis",
+                 "reciprocal_product", "random_rotation", "marker_motion", "centres_of_mass"):
+        assert counts[name]["ok"] + counts[name]["error"] > 0, name
 
 
 def test_the_same_seed_gives_the_same_cases_and_counts():

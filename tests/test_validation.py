@@ -279,3 +279,225 @@ def test_constraints_that_are_not_a_list():
     # was TypeError: 'NoneType' object is not iterable
     with pytest.raises(TypeError, match="constraints must be a list of LoopConstraint, got NoneType"):
         dl.constrained_forward_dynamics(CHAIN, Z2, Z2, Z2, None)
+
+
+# -- the geometry modules (spatial algebra, Lie groups, screws, rotations, inertia, decompositions,
+# projective geometry) and the marker functions: each case below returned NaN or infinity, or raised
+# IndexError, AttributeError, OverflowError, LinAlgError or numpy's own message naming no argument
+
+NAN3 = [np.nan, 0.0, 0.0]
+POSE = dl.homogeneous(dl.rotation_about_axis([0, 0, 1], 0.3), [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: dl.skew(NAN3), ValueError, "w must be finite"),
+        (lambda: dl.skew(np.array([NAN3, NAN3])), ValueError, "w must be finite"),
+        (lambda: dl.unskew(np.full((3, 3), np.inf)), ValueError, "S must be finite"),
+        (lambda: dl.cross3([1.0, 2.0], [1.0, 2.0, 3.0]), ValueError, r"a must have shape \(\.\.\., 3\), got \(2,\)"),
+        (lambda: dl.cross3(NAN3, [1.0, 2.0, 3.0]), ValueError, "a must be finite"),
+        (lambda: dl.cross3([1e300, 0, 0], [0, 1e300, 0]), ValueError, "a must have entries of magnitude at most"),
+        (lambda: dl.cross3(np.ones((2, 3)), np.ones((3, 3))), ValueError, r"must broadcast, got a \(2,\), b \(3,\)"),
+        (lambda: dl.crm([0, 0, 0, 0, 0, np.inf]), ValueError, "v must be finite"),
+        (lambda: dl.crf([0, 0, 0, 0, 0, np.nan]), ValueError, "v must be finite"),
+        (lambda: dl.cross_motion(np.ones(6), 0.5), ValueError, r"m must have shape \(\.\.\., 6\), got \(\)"),
+        (lambda: dl.cross_force(np.ones(6), [0, 0, 0, 0, np.nan, 0]), ValueError, "f must be finite"),
+        (lambda: dl.cross_motion(np.full((2, 6), np.inf), np.ones(6)), ValueError, "v must be finite"),
+        (lambda: dl.motion_transform(np.eye(3), NAN3), ValueError, "p must be finite"),
+        (lambda: dl.force_transform(np.full((3, 3), np.inf), np.zeros(3)), ValueError, "R must be finite"),
+        (lambda: dl.motion_transform(np.stack([np.eye(3)] * 2), np.zeros((3, 3))), ValueError, "axes must broadcast"),
+        (lambda: dl.inverse_transform(np.full((6, 6), np.nan)), ValueError, "X must be finite"),
+    ],
+)
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy warns of the NaN before the check
+def test_spatial_algebra_rejects_bad_input(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_spatial_algebra_still_takes_batches_sympy_and_large_finite_values(rng):
+    import sympy as sp
+
+    v, m = rng.normal(size=(4, 6)), rng.normal(size=(4, 6))
+    assert np.allclose(dl.cross_motion(v, m), [dl.crm(a) @ b for a, b in zip(v, m)])
+    assert np.allclose(dl.cross_force(v[0], m), [dl.crf(v[0]) @ b for b in m])  # one against a batch
+    assert np.allclose(dl.cross3(v[:, :3], m[:, :3]), np.cross(v[:, :3], m[:, :3]))
+    x = np.array(sp.symbols("x0:6"), dtype=object)
+    assert sp.expand(dl.cross_force(x, x)[3]) == 0 and dl.skew(x[:3]).dtype == object
+    assert np.all(np.isfinite(dl.skew([1e300, 0, 0])))  # finite entries: only the products overflow
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: dl.homogeneous(np.eye(3), NAN3), ValueError, "p must be finite"),
+        (lambda: dl.rotation_translation(np.diag([1.0, 1, 1, 2])), ValueError, r"last row \[0, 0, 0, 1\]"),
+        (lambda: dl.homogeneous_inverse(np.full((4, 4), np.nan)), ValueError, "T must be finite"),
+        (lambda: dl.Ad(POSE * np.array([1, 1, 1, np.inf])), ValueError, "T must be finite"),
+        (lambda: dl.Ad_dual(np.eye(4) * 2), ValueError, "last row"),
+        (lambda: dl.hat([0, 0, 0, 0, 0, np.inf]), ValueError, "V must be finite"),
+        (lambda: dl.ad([np.nan, 0, 0, 0, 0, 0]), ValueError, "V must be finite"),
+        (lambda: dl.ad_dual(np.full(6, -np.inf)), ValueError, "V must be finite"),
+        (lambda: dl.vee(np.full((4, 4), np.inf)), ValueError, "M must be finite"),
+        (lambda: dl.exp_so3(NAN3), ValueError, "w must be finite"),
+        (lambda: dl.exp_so3([1e200, 1e200, 0]), ValueError, "w must have norm at most 1e\\+40"),
+        (lambda: dl.exp_so3([[0.1, 0.2, 0.3]]), ValueError, r"w must have shape \(3,\), got \(1, 3\)"),
+        (lambda: dl.log_so3(1.5 * np.eye(3)), ValueError, "R must be a rotation matrix"),
+        (lambda: dl.log_so3(np.full((3, 3), np.nan)), ValueError, "R must be finite"),
+        (lambda: dl.exp_se3([np.nan, 0, 0, 0, 0, 1]), ValueError, "V must be finite"),
+        (lambda: dl.log_se3(np.diag([-1.0, 1, 1, 1])), ValueError, "R must be a rotation matrix"),
+    ],
+)
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy warns of the NaN before the check
+def test_lie_group_functions_reject_bad_input(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_lie_group_functions_still_accept_poses_and_sympy():
+    import sympy as sp
+
+    assert np.allclose(dl.exp_se3(dl.log_se3(POSE)), POSE)
+    t = sp.Symbol("t", positive=True)
+    assert dl.exp_so3(np.array([0, 0, t], dtype=object))[0, 0] == sp.cos(t)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: dl.reciprocal_product(0.5, np.ones(6)), ValueError, r"a must have shape \(\.\.\., 6\)"),
+        (lambda: dl.reciprocal_product(np.ones(6), [0, 0, 0, np.inf, 0, 0]), ValueError, "b must be finite"),
+        (lambda: dl.reciprocal_product(np.ones((2, 6)), np.ones((3, 6))), ValueError, "axes must broadcast"),
+        (lambda: dl.line_through_points([0, 0], [1.0, 0, 0]), ValueError, r"p1 must have shape \(3,\), got \(2,\)"),
+        (lambda: dl.random_rotation("rng"), TypeError, "rng must be a numpy.random.Generator"),
+        (lambda: dl.random_quaternion(None), TypeError, "rng must be a numpy.random.Generator"),
+        (lambda: dl.quaternion_multiply(np.ones((2, 4)), np.ones((3, 4))), ValueError, "axes must broadcast"),
+    ],
+)
+def test_screw_and_rotation_helpers_reject_bad_input(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_quaternion_functions_take_batches(rng):
+    # was "not enough values to unpack (expected 4, got 1)" for a (1, 4) quaternion, or a silent
+    # mix-up of components for a (4, 4) stack
+    q1, q2, w = [dl.random_quaternion(rng) for _ in range(4)], [dl.random_quaternion(rng) for _ in range(4)], \
+        rng.normal(size=(4, 3))
+    assert np.allclose(dl.quaternion_multiply(q1, q2), [dl.quaternion_multiply(a, b) for a, b in zip(q1, q2)])
+    assert np.allclose(dl.quaternion_rate_matrix(q1), [dl.quaternion_rate_matrix(a) for a in q1])
+    assert np.allclose(dl.quaternion_from_rotation_vector(w), [dl.quaternion_from_rotation_vector(a) for a in w])
+    assert np.allclose(dl.quaternion_from_rotation_vector(np.zeros((1, 3))), [[0, 0, 0, 1]])
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: dl.transform_inertia(np.eye(6), np.full((6, 6), np.inf)), ValueError, "I must be finite"),
+        (lambda: dl.transform_inertia(np.eye(6) * 1e300, np.eye(6) * 1e300), ValueError, "X must have entries of mag"),
+        (lambda: dl.transform_inertia(np.ones((2, 6, 6)), np.ones((3, 6, 6))), ValueError, "axes must broadcast"),
+        (lambda: dl.kinetic_energy(np.eye(6), np.full(6, 1e300)), ValueError, "v must have entries of magnitude"),
+        (lambda: dl.momentum(np.eye(6), [0, 0, np.inf, 0, 0, 0]), ValueError, "v must be finite"),
+        (lambda: dl.momentum(np.eye(6), np.ones((2, 5))), ValueError, r"v must have shape \(\.\.\., 6\)"),
+        (lambda: dl.angular_momentum(np.eye(6), np.ones(6), NAN3), ValueError, "point must be finite"),
+        (lambda: dl.planar_link_inertia(None), TypeError, "I_zz must be a real number"),
+        (lambda: dl.planar_link_inertia(np.nan), ValueError, "I_zz must be finite"),
+        (lambda: dl.planar_link_inertia(-1.0), ValueError, "I_zz must be positive"),
+        (lambda: dl.planar_body_inertia(None, [0, 0], 0.5), TypeError, "mass must be a real number"),
+        (lambda: dl.planar_body_inertia(1.0, [0, 0], 1e300), ValueError, "radius_of_gyration must be at most"),
+        (lambda: dl.random_inertia([1, 2]), TypeError, "rng must be a numpy.random.Generator"),
+        (lambda: dl.random_inertia(np.random.default_rng(), (np.nan, 1.0)), ValueError, "mass_range must be finite"),
+        (lambda: dl.random_inertia(np.random.default_rng(), (2.0, 1.0)), ValueError, "0 < low <= high"),
+        (lambda: dl.random_inertia(np.random.default_rng(), com_scale=-1.0), ValueError, "com_scale must be at least"),
+    ],
+)
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy warns of the NaN before the check
+def test_inertia_functions_reject_bad_input(call, error, message):
+    # NaN or inf energies and momenta, Python's "unsupported operand type", OverflowError from
+    # rho ** 2, AttributeError from a missing generator, numpy's "scale < 0"
+    with pytest.raises(error, match=message):
+        call()
+
+
+DEC = dl.subspace_decomposition(np.eye(6)[:, 5], dl.random_inertia(np.random.default_rng(2)))
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: dl.motion_components("dec", np.ones(6)), TypeError, "dec must be a Decomposition"),
+        (lambda: dl.force_components(tuple(DEC)[:3], np.ones(6)), TypeError, "dec must be a Decomposition"),
+        (lambda: dl.motion_components(dl.basic_decomposition(DEC.s, np.diag([1.0, 2, 3, 4, 5, 6])), np.ones(6)),
+         ValueError, r"dec must have \[s U\]\.T @ \[T R\] = 1"),
+        (lambda: dl.motion_components(DEC, [np.inf, 0, 0, 0, 0, 0]), ValueError, "a must be finite"),
+        (lambda: dl.projected_acceleration(None, np.eye(6), *[np.zeros(6)] * 2, [0.0], *[np.zeros(6)] * 2),
+         TypeError, "dec must be a Decomposition"),
+        (lambda: dl.projected_force(DEC, np.eye(6), *[np.zeros(6)] * 2, [np.inf], *[np.zeros(6)] * 2),
+         ValueError, "Q must be finite"),
+        (lambda: dl.projected_force(DEC, np.eye(6), *[np.zeros(6)] * 2, [0.0], np.zeros(6), np.zeros((1, 6))),
+         ValueError, "f_next must be one vector"),
+        (lambda: dl.subspace_decomposition(np.eye(6)[:, 5], np.full((6, 6), np.inf)), ValueError, "I must be finite"),
+        (lambda: dl.basic_decomposition([0, 0, 0, 0, 0, 1e300], np.eye(6)), ValueError, "s must have entries of mag"),
+    ],
+)
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy warns of the NaN before the check
+def test_decompositions_reject_bad_input(call, error, message):
+    # AttributeError ('str' object has no attribute 's'), NaN results, LinAlgError from an
+    # infinite inertia, numpy's matmul message for a batch where one vector belongs
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: dl.homogeneous_point(np.ones((2, 2)), np.ones(3)), ValueError, r"axes must broadcast, got xy \(2,\)"),
+        (lambda: dl.homogeneous_point([1.0, 2.0], np.inf), ValueError, "weight must be finite"),
+        (lambda: dl.homogeneous_line([np.nan, 0], [1.0, 0]), ValueError, "point must be finite"),
+        (lambda: dl.cartesian_point([1.0, np.nan, 0]), ValueError, "P must be finite"),
+        (lambda: dl.line_point_direction([0.0, np.inf, 1]), ValueError, "L must be finite"),
+        (lambda: dl.incidence([1.0, 0, 0], [np.inf, 0, 0]), ValueError, "L must be finite"),
+        (lambda: dl.point_of_twist([0.0, 0, -np.inf]), ValueError, "v must be finite"),
+        (lambda: dl.line_of_wrench([np.nan, 0, 0]), ValueError, "f must be finite"),
+        (lambda: dl.inertia_point_line_map(np.diag([1.0, 1, np.inf])), ValueError, "I must be finite"),
+        (lambda: dl.percussion_axis(np.eye(3), [np.nan, 0]), ValueError, "pivot must be finite"),
+    ],
+)
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy warns of the NaN before the check
+def test_projective_functions_reject_bad_input(call, error, message):
+    # NaN points and lines, numpy's "cannot broadcast a non-scalar to a scalar array", or
+    # LinAlgError "Eigenvalues did not converge" for an infinite inertia
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_percussion_axis_of_a_batch_of_pivots(rng):
+    # C @ P treated a (3, 3) stack of pivots as one matrix; now each pivot gets its axis
+    I = dl.planar_body_inertia(1.5, [0.3, -0.2], 0.4)
+    pivots = rng.normal(size=(3, 2))
+    assert np.allclose(dl.percussion_axis(I, pivots), [dl.percussion_axis(I, p) for p in pivots])
+
+
+KIN = dl.forward_kinematics(CHAIN, [0.3, -0.2], [1.0, 0.5], [0.0, 0.1])
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: dl.marker_motion("kin", 0, np.zeros(3)), TypeError, "kin must be the Kinematics of forward_kin"),
+        (lambda: dl.marker_motion(KIN, 1.0, np.zeros(3)), ValueError, r"body must be an index in \[0, 2\), got 1\.0"),
+        (lambda: dl.marker_motion(KIN, -1, np.zeros(3)), ValueError, r"body must be an index in \[0, 2\), got -1"),
+        (lambda: dl.marker_motion(KIN, 1, NAN3), ValueError, "point must be finite"),
+        (lambda: dl.direction_marker_motion(CHAIN, 0, [1.0, 0, 0]), TypeError, "kin must be the Kinematics"),
+        (lambda: dl.direction_marker_motion(KIN, True, [1.0, 0, 0]), ValueError, r"body must be an index"),
+        (lambda: dl.direction_marker_motion(KIN, 0, [np.inf, 0, 0]), ValueError, "direction must be finite"),
+        (lambda: dl.centres_of_mass(None, KIN), TypeError, "model must be a dynlib Model"),
+        (lambda: dl.centres_of_mass(dl.planar_chain(3), KIN), ValueError, r"Kinematics of model \(3 bodies\)"),
+    ],
+)
+def test_marker_functions_reject_bad_input(call, error, message):
+    # AttributeError ('str' object has no attribute 'p'), IndexError for a float body, the
+    # last body for body -1, NaN positions, numpy's broadcast error for another model's kinematics
+    with pytest.raises(error, match=message):
+        call()

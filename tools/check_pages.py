@@ -4,7 +4,8 @@ For each HTML page of ``_build/html`` (served on 127.0.0.1) it records page erro
 errors, failed requests and any request that leaves the machine (those are blocked), then
 checks that every equation was typeset by MathJax without an error, that every image loaded,
 that every animation player has its frames, that saved widgets rendered and that chapters and
-exercises offer their notebook for download; then it searches the book for a word.  A screenshot of
+exercises offer their notebook for download and that Binder buttons, where the build made them,
+open the page's own notebook; then it searches the book for a word.  A screenshot of
 each page goes to ``_build/screenshots``.  Uses Debian's ``/usr/bin/chromium`` through
 Playwright (never a downloaded browser).
 
@@ -108,15 +109,24 @@ def check_page(context, base, page, shots):
         missing = found["widgetsSaved"] - found["widgetsShown"]
         problems.append(f"{missing} of {found['widgetsSaved']} saved widgets did not render")
     if page.startswith(("chapters/", "exercises/")):
-        link = browser_page.locator('a[href$=".ipynb"]')
+        link = browser_page.locator('a[href$=".ipynb"]:not([href*="://"])')  # the download, not Binder
         if not link.count():
             problems.append("no .ipynb download link")
         elif urlopen(urljoin(base + page, link.first.get_attribute("href"))).status != 200:
             problems.append("the .ipynb download link is broken")
+    binder = browser_page.locator('a[href*="mybinder.org"]').all()
+    problems += binder_problems(page, [a.get_attribute("href") for a in binder])
     shot = shots / (page.replace("/", "__").removesuffix(".html") + ".jpg")
     browser_page.screenshot(path=str(shot), full_page=True, type="jpeg", quality=60)
     browser_page.close()
     return problems
+
+
+def binder_problems(page, hrefs):
+    """Binder launch buttons (present when the book was built from a GitHub clone) must open this page's notebook."""
+    notebook = "urlpath=tree/" + page.removesuffix(".html") + ".ipynb"
+    return [f"a Binder button opens another notebook: {href[:160]}" for href in hrefs
+            if not (href.startswith("https://mybinder.org/v2/gh/") and href.endswith(notebook))]
 
 
 def check_search(context, base, word="articulated"):

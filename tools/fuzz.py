@@ -1,9 +1,11 @@
 """Fuzz dynlib's public API with bad and edge-case inputs; seeded and repeatable.
 
 Every case calls one public function with inputs built from a valid call by one or two
-mutations (wrong shapes and lengths, NaN and infinities, huge and tiny values, non-unit
-quaternions, zero vectors, impossible inertias, wrong types, empty arrays, massless leaf
-bodies, singular configurations) and sorts the outcome:
+mutations (wrong shapes and lengths, batch axes that do not broadcast, NaN and infinities,
+huge and tiny values, non-unit quaternions, rotation matrices that are no rotations, poses
+with a wrong last row, zero vectors and screws, rank-deficient subspaces, singular or
+impossible inertias, decompositions that are not normalised, wrong types, empty arrays,
+massless leaf bodies, singular configurations) and sorts the outcome:
 
 ok          returned a result with only finite numbers
 error       raised ValueError or TypeError from dynlib code, with a message of its own (the
@@ -236,6 +238,8 @@ def mutate(rng, value, kind):
             bad = list(value)
             bad[rng.integers(len(bad))] = pick(rng, [np.nan, None, "x", [1.0, 2.0]])
             return f"{label} (entry replaced)", bad
+    if kind in STRUCTURED_MUTATIONS:  # rotations, poses, generators, kinematics, decompositions
+        return STRUCTURED_MUTATIONS[kind](rng, value)
     table = {"scalar": SCALAR_MUTATIONS, "index": INDEX_MUTATIONS, "model": MODEL_MUTATIONS}[kind]
     label = list(table)[rng.integers(len(table))]
     return label, table[label]
@@ -327,6 +331,7 @@ class Case:
     def __init__(self, name, func, args, kwargs=None, summary="valid", allow_inf=False, also_documented=()):
         self.name, self.func, self.args, self.kwargs = name, func, list(args), dict(kwargs or {})
         self.summary, self.allow_inf, self.also_documented = summary, allow_inf, also_documented
+        self.family = None  # set by make_case: the target family the case was drawn for
 
 
 def _state_case(rng, name, func, extra, chain_only=False):
@@ -628,6 +633,331 @@ def _quaternion_case(rng):
                          ["scalar", "scalar", "scalar"])
 
 
+# -- the geometry modules: spatial algebra, Lie groups, inertia, decompositions, projective
+# geometry, rotations and the marker functions ----------------------------------------------
+
+def _symbols(n, name="x"):
+    """A sympy object array of ``n`` symbols (the symbolic path of a function must work too)."""
+    import sympy as sp
+
+    return np.array(sp.symbols(f"{name}0:{n}", real=True), dtype=object)
+
+
+def _rotation_defect(rng, R):
+    """``R`` made into a matrix that is no rotation (or a rotation by about pi), with a label."""
+    choice = rng.integers(4)
+    if choice == 0:
+        return "scaled rotation", 1.5 * R
+    if choice == 1:
+        return "reflection", -R
+    if choice == 2:
+        return "non-orthogonal", R + 0.1 * rng.normal(size=R.shape)
+    return "rotation by about pi", dl.rotation_about_axis(rng.normal(size=3), np.pi * (1 - pick(rng, [0, 1e-9, 1e-5])))
+
+
+def _bad_rotation(rng, R):
+    """A mutation of a rotation matrix: a defect, or an array mutation."""
+    return _rotation_defect(rng, R) if rng.random() < 0.6 else mutate(rng, R, "array")
+
+
+def _bad_pose(rng, T):
+    """A mutation of a 4x4 homogeneous matrix: a wrong last row, a defective rotation, or an array mutation."""
+    T = np.array(T, dtype=float)
+    choice = rng.integers(3)
+    if choice == 0:
+        T[3] = pick(rng, [[0.0, 0, 0, 2], [0.0, 0, 1, 1], [0.0, 0, 0, 0]])
+        return "bad last row", T
+    if choice == 1:
+        label, T[:3, :3] = _rotation_defect(rng, T[:3, :3])
+        return f"R: {label}", T
+    return mutate(rng, T, "array")
+
+
+def _bad_rng(rng, value):
+    """Something other than a numpy Generator."""
+    label = pick(rng, ["None", "int seed", "string", "legacy RandomState", "array"])
+    return label, {"None": None, "int seed": 3, "string": "rng", "legacy RandomState": np.random.RandomState(0),
+                   "array": np.ones(3)}[label]
+
+
+def _kinematics_of(rng, model, with_v=True, with_a=True):
+    q, qd, qdd = valid_state(rng, model, special=rng.random() < 0.2)
+    return dl.forward_kinematics(model, q, qd if with_v else None, qdd if with_v and with_a else None)
+
+
+def _bad_kinematics(rng, kin):
+    """Kinematics of another model, or something else."""
+    if rng.random() < 0.4:
+        other = pick(rng, ["planar_chain(1)", "kuka iiwa14", "branched tree"])
+        return f"kinematics of {other}", _kinematics_of(rng, MODELS[other])
+    label = pick(rng, ["None", "string", "model", "tuple"])
+    return label, {"None": None, "string": "kin", "model": MODELS["double_pendulum"],
+                   "tuple": (kin.R, kin.p)}[label]
+
+
+def _bad_decomposition(rng, dec):
+    """A decomposition not normalised, of the wrong size, holding NaN, or something else."""
+    choice = rng.integers(5)
+    if choice == 0:
+        return "basic (not normalised)", dl.basic_decomposition(dec.s, np.diag(rng.uniform(1, 3, size=len(dec.s))))
+    if choice == 1:
+        return "planar decomposition", dl.subspace_decomposition(np.array([0.0, 0, 1]), np.diag([1.0, 1, 0.2]))
+    if choice == 2:
+        return "NaN in T", dl.Decomposition(dec.s, dec.U, np.full_like(dec.T, np.nan), dec.R)
+    label = pick(rng, ["None", "string", "tuple of 3"])
+    return label, {"None": None, "string": "dec", "tuple of 3": tuple(dec)[:3]}[label]
+
+
+#: mutations of structured arguments: kind -> function(rng, good) -> (label, bad value)
+STRUCTURED_MUTATIONS = {
+    "rotation": _bad_rotation,
+    "pose": _bad_pose,
+    "rng": _bad_rng,
+    "kin": _bad_kinematics,
+    "dec": _bad_decomposition,
+}
+
+
+def _random_pose(rng, special=False):
+    if special:
+        return dl.homogeneous(dl.rotation_about_axis(rng.normal(size=3), np.pi), rng.normal(size=3))
+    return dl.homogeneous(dl.random_rotation(rng), rng.normal(size=3))
+
+
+def _vectors(rng, n, count, batch=False):
+    """``count`` random n-vectors (a batch of two each, sometimes), one of them zero sometimes."""
+    shape = (2, n) if batch else (n,)
+    out = [rng.normal(size=shape) for _ in range(count)]
+    if rng.random() < 0.1:
+        out[rng.integers(count)] = np.zeros(shape)
+    return out
+
+
+def _spatial_case(rng):
+    which = rng.integers(10)
+    batch = rng.random() < 0.2
+    symbolic = not batch and rng.random() < 0.05
+    if which in (0, 2, 5, 6) and rng.random() < 0.1:  # batch axes that do not broadcast
+        n = 3 if which in (0, 2) else 6
+        args = [rng.normal(size=(2, n)), rng.normal(size=(3, n))]
+        func = {0: dl.cross3, 2: dl.cross3, 5: dl.cross_motion, 6: dl.cross_force}[which]
+        return Case(func.__name__, func, args, summary="batch shapes (2,) and (3,)")
+    if which == 0:
+        w = _symbols(3, "w") if symbolic else _vectors(rng, 3, 1, batch)[0]
+        return _mutated_call(rng, "skew", dl.skew, [w], ["array"])
+    if which == 1:
+        S = dl.skew(rng.normal(size=3)) if rng.random() < 0.7 else rng.normal(size=(2, 3, 3) if batch else (3, 3))
+        return _mutated_call(rng, "unskew", dl.unskew, [S], ["array"])
+    if which == 2:
+        args = [_symbols(3, "a"), _symbols(3, "b")] if symbolic else _vectors(rng, 3, 2, batch)
+        return _mutated_call(rng, "cross3", dl.cross3, args, ["array", "array"])
+    if which in (3, 4):
+        func = dl.crm if which == 3 else dl.crf
+        v = _symbols(6, "v") if symbolic else _vectors(rng, 6, 1, batch)[0]
+        return _mutated_call(rng, func.__name__, func, [v], ["array"])
+    if which in (5, 6):
+        func = dl.cross_motion if which == 5 else dl.cross_force
+        args = [_symbols(6, "v"), _symbols(6, "m")] if symbolic else _vectors(rng, 6, 2, batch)
+        if not symbolic and not batch and rng.random() < 0.2:
+            args[1] = rng.normal(size=(2, 6))  # one vector against a batch: broadcast
+        return _mutated_call(rng, func.__name__, func, args, ["array", "array"])
+    if which in (7, 8):
+        func = dl.motion_transform if which == 7 else dl.force_transform
+        R = np.stack([dl.random_rotation(rng) for _ in range(2)]) if batch else dl.random_rotation(rng)
+        p = rng.normal(size=3)
+        if symbolic:  # a rotation with exact entries: rounding floats to rationals is slow
+            R, p = np.array([[0.0, -1, 0], [1, 0, 0], [0, 0, 1]]), _symbols(3, "p")
+        return _mutated_call(rng, func.__name__, func, [R, p], ["rotation", "array"])
+    X = dl.motion_transform(dl.random_rotation(rng), rng.normal(size=3))
+    if batch:
+        X = np.stack([X, X.T])
+    return _mutated_call(rng, "inverse_transform", dl.inverse_transform, [X], ["array"])
+
+
+def _liegroup_case(rng):
+    which = rng.integers(13)
+    special = rng.random() < 0.2
+    T = _random_pose(rng, special)
+    V = rng.normal(size=6)
+    if special:
+        V[3:] = pick(rng, [np.zeros(3), np.array([np.pi, 0, 0]), np.array([0, 1e-9, 0]), np.array([0, 0, 2 * np.pi])])
+    if which == 0:
+        return _mutated_call(rng, "homogeneous", dl.homogeneous, [dl.random_rotation(rng), rng.normal(size=3)],
+                             ["rotation", "array"])
+    if which in (1, 2, 5, 6, 12):
+        func = {1: dl.homogeneous_inverse, 2: dl.rotation_translation, 5: dl.Ad, 6: dl.Ad_dual, 12: dl.log_se3}[which]
+        return _mutated_call(rng, func.__name__, func, [T], ["pose"])
+    if which in (3, 7, 8, 11):
+        func = {3: dl.hat, 7: dl.ad, 8: dl.ad_dual, 11: dl.exp_se3}[which]
+        if rng.random() < 0.05:
+            V = _symbols(6, "V")
+        return _mutated_call(rng, func.__name__, func, [V], ["array"])
+    if which == 4:
+        M = dl.hat(V) if rng.random() < 0.8 else rng.normal(size=(4, 4))
+        return _mutated_call(rng, "vee", dl.vee, [M], ["array"])
+    if which == 9:
+        return _mutated_call(rng, "exp_so3", dl.exp_so3, [V[3:]], ["array"])
+    return _mutated_call(rng, "log_so3", dl.log_so3, [T[:3, :3]], ["rotation"])
+
+
+def _inertia_case(rng):
+    which = rng.integers(9)
+    I = dl.random_inertia(rng)
+    v = rng.normal(size=6)
+    if rng.random() < 0.2:  # a batch of two bodies
+        I, v = np.stack([I, dl.random_inertia(rng)]), rng.normal(size=(2, 6))
+    if which == 0:
+        I_c, label = _bad_inertia_3(rng)
+        case = _mutated_call(rng, "check_rotational_inertia", dl.check_rotational_inertia, [I_c], ["array"])
+        case.summary = f"{label}; {case.summary}"
+        return case
+    if which == 1:
+        I, label = _bad_spatial_inertia(rng)
+        case = _mutated_call(rng, "inertia_parameters", dl.inertia_parameters, [I], ["array"])
+        case.summary = f"{label}; {case.summary}"
+        return case
+    if which == 2:
+        X = dl.motion_transform(dl.random_rotation(rng), rng.normal(size=3))
+        return _mutated_call(rng, "transform_inertia", dl.transform_inertia, [X, I], ["array", "array"])
+    if which in (3, 4):
+        func = dl.kinetic_energy if which == 3 else dl.momentum
+        return _mutated_call(rng, func.__name__, func, [I, v], ["array", "array"])
+    if which == 5:
+        point = None if rng.random() < 0.3 else rng.normal(size=3)
+        return _mutated_call(rng, "angular_momentum", dl.angular_momentum, [I, v, point],
+                             ["array", "array", "fixed" if point is None else "array"])
+    if which == 6:
+        return _mutated_call(rng, "planar_link_inertia", dl.planar_link_inertia, [float(rng.uniform(0.1, 2))],
+                             ["scalar"])
+    if which == 7:
+        return _mutated_call(rng, "planar_body_inertia", dl.planar_body_inertia,
+                             [float(rng.uniform(0.1, 3)), rng.normal(size=2), float(rng.uniform(0.05, 1))],
+                             ["scalar", "array", "scalar"])
+    return _mutated_call(rng, "random_inertia", dl.random_inertia, [rng, (0.5, 2.0), 0.3], ["rng", "array", "scalar"])
+
+
+def _subspace(rng, n=6):
+    """A motion subspace (n, k): a joint's, a random one, rank deficient sometimes, or a vector."""
+    choice = rng.integers(6)
+    if choice == 0 and n == 6:
+        kind = pick(rng, ["revolute", "prismatic", "helical", "spherical", "translational", "free"])
+        axis = rng.normal(size=3) if kind in ("revolute", "prismatic", "helical") else None
+        return dl.Joint(kind, axis, 0.1 if kind == "helical" else 0).S
+    if choice == 1:
+        return rng.normal(size=n)
+    if choice == 2:
+        s = rng.normal(size=(n, 2))
+        s[:, 1] = 2 * s[:, 0]  # rank deficient
+        return s
+    return rng.normal(size=(n, int(rng.integers(1, n))))
+
+
+def _decomposition_case(rng):
+    which = rng.integers(8)
+    planar = rng.random() < 0.2
+    n = 3 if planar else 6
+    I = dl.planar_body_inertia(1.2, rng.normal(size=2), 0.4) if planar else dl.random_inertia(rng)
+    if rng.random() < 0.1:
+        I = pick(rng, [np.zeros((n, n)), -I, I + np.triu(np.ones((n, n)), 1)])
+    s = _subspace(rng, n)
+    if which == 0:
+        return _mutated_call(rng, "reaction_subspace", dl.reaction_subspace, [s], ["array"])
+    if which in (1, 2):
+        func = dl.basic_decomposition if which == 1 else dl.subspace_decomposition
+        k = 1 if np.ndim(s) == 1 else s.shape[1]
+        R = None  # the default reaction basis, or a given one: the right one or any n x (n - k)
+        if rng.random() < 0.4:
+            R = dl.reaction_subspace(s) if rng.random() < 0.7 and np.linalg.matrix_rank(s) == k \
+                else rng.normal(size=(n, n - k))
+        return _mutated_call(rng, func.__name__, func, [s, I, R], ["array", "array", "fixed" if R is None else "array"])
+    if which == 3:
+        k = 1 if np.ndim(s) == 1 else s.shape[1]
+        U = rng.normal(size=(n, max(n - k, 0)))
+        return _mutated_call(rng, "dual_decomposition", dl.dual_decomposition, [s, U], ["array", "array"])
+    s = rng.normal(size=(n, int(rng.integers(1, n + 1))))
+    try:
+        dec = dl.subspace_decomposition(s, dl.planar_body_inertia(1.2, [0.3, 0.1], 0.4) if planar else I)
+    except ValueError:
+        I = dl.planar_body_inertia(1.2, [0.3, 0.1], 0.4) if planar else dl.random_inertia(rng)
+        dec = dl.subspace_decomposition(s, I)
+    if which in (4, 5):
+        func = dl.motion_components if which == 4 else dl.force_components
+        x = rng.normal(size=(2, n) if rng.random() < 0.2 else n)
+        return _mutated_call(rng, func.__name__, func, [dec, x], ["dec", "array"])
+    func = dl.projected_acceleration if which == 6 else dl.projected_force
+    k = dec.s.shape[1]
+    args = [dec, I, rng.normal(size=n), rng.normal(size=n), rng.normal(size=k), rng.normal(size=n), rng.normal(size=n)]
+    return _mutated_call(rng, func.__name__, func, args, ["dec"] + ["array"] * 6)
+
+
+def _projective_case(rng):
+    which = rng.integers(11)
+    batch = rng.random() < 0.2
+    shape2, shape3 = ((2, 2), (2, 3)) if batch else ((2,), (3,))
+    x = rng.normal(size=shape3)
+    if rng.random() < 0.15:  # a point or a line at infinity
+        x[..., 0] = 0.0
+    if which == 0:
+        return _mutated_call(rng, "homogeneous_point", dl.homogeneous_point,
+                             [rng.normal(size=shape2), float(rng.normal())], ["array", "scalar"])
+    if which == 1:
+        return _mutated_call(rng, "homogeneous_line", dl.homogeneous_line,
+                             [rng.normal(size=shape2), rng.normal(size=shape2)], ["array", "array"])
+    if which == 2:
+        return _mutated_call(rng, "cartesian_point", dl.cartesian_point, [x], ["array"])
+    if which == 3:
+        if rng.random() < 0.15:
+            x[..., 1:] = 0.0
+        return _mutated_call(rng, "line_point_direction", dl.line_point_direction, [x], ["array"])
+    if which == 4:
+        return _mutated_call(rng, "incidence", dl.incidence, [x, rng.normal(size=shape3)], ["array", "array"])
+    if which in (5, 6, 7, 8):
+        func = {5: dl.point_of_twist, 6: dl.twist_of_point, 7: dl.line_of_wrench, 8: dl.wrench_of_line}[which]
+        return _mutated_call(rng, func.__name__, func, [x], ["array"])
+    com = rng.normal(size=2)
+    I = dl.planar_body_inertia(float(rng.uniform(0.1, 3)), com, float(rng.uniform(0.05, 1)))
+    if rng.random() < 0.3:
+        I = dl.spatial_inertia(1.0, [com[0], com[1], 0.0], np.diag([0.1, 0.2, 0.25]))
+    if which == 9:
+        return _mutated_call(rng, "inertia_point_line_map", dl.inertia_point_line_map, [I], ["array"])
+    pivot = com if rng.random() < 0.2 else rng.normal(size=2)  # the centre of mass: the line at infinity
+    return _mutated_call(rng, "percussion_axis", dl.percussion_axis, [I, pivot], ["array", "array"])
+
+
+def _rotation_helpers_case(rng):
+    which = rng.integers(6)
+    if which == 0:
+        axis = pick(rng, [rng.normal(size=3), np.zeros(3), np.array([1e-13, 0, 0]), np.array([1e200, 1e200, 0])])
+        return _mutated_call(rng, "unit_axis", dl.unit_axis, [axis], ["array"])
+    if which == 1:
+        q = dl.random_quaternion(rng) * pick(rng, [1.0, 1.0, 1 + 1e-12, 1 + 1e-6, 2.0])
+        if rng.random() < 0.2:
+            q = np.stack([q, dl.random_quaternion(rng)])
+        return _mutated_call(rng, "check_unit_quaternion", dl.check_unit_quaternion, [q], ["array"])
+    if which in (2, 3):
+        func = dl.random_rotation if which == 2 else dl.random_quaternion
+        return _mutated_call(rng, func.__name__, func, [np.random.default_rng(int(rng.integers(100)))], ["rng"])
+    a, b = rng.normal(size=6), rng.normal(size=6)
+    if rng.random() < 0.2:
+        a, b = rng.normal(size=(2, 6)), rng.normal(size=(2, 6))
+    return _mutated_call(rng, "reciprocal_product", dl.reciprocal_product, [a, b], ["array", "array"])
+
+
+def _marker_case(rng):
+    which = rng.integers(3)
+    model_name = list(MODELS)[rng.integers(len(MODELS))]
+    model = MODELS[model_name]
+    kin = _kinematics_of(rng, model, with_v=rng.random() < 0.7, with_a=rng.random() < 0.7)
+    body = int(rng.integers(model.n_bodies))
+    if which == 2:
+        case = _mutated_call(rng, "centres_of_mass", dl.centres_of_mass, [model, kin], ["model", "kin"])
+    else:
+        func = dl.marker_motion if which == 0 else dl.direction_marker_motion
+        case = _mutated_call(rng, func.__name__, func, [kin, body, rng.normal(size=3)], ["kin", "index", "array"])
+    case.summary = f"{model_name}; {case.summary}"
+    return case
+
+
 URDF = """<robot name="fuzz">
   <link name="base"/>
   <joint name="j1" type="revolute">
@@ -679,13 +1009,21 @@ def _urdf_case(rng):
     return Case("load_urdf", dl.load_urdf, [text], summary=label, also_documented=(OSError,))
 
 
+#: constructors and the geometry modules: family -> (case generator, weight)
 OTHER_TARGETS = {
-    "Model": _model_case,
-    "spatial_inertia": _spatial_inertia_case,
-    "joints": _joint_case,
-    "screws": _screw_case,
-    "quaternions": _quaternion_case,
-    "load_urdf": _urdf_case,
+    "Model": (_model_case, 3.0),
+    "spatial_inertia": (_spatial_inertia_case, 2.0),
+    "joints": (_joint_case, 2.0),
+    "screws": (_screw_case, 3.5),
+    "quaternions": (_quaternion_case, 3.5),
+    "load_urdf": (_urdf_case, 2.5),
+    "spatial": (_spatial_case, 5.0),
+    "liegroup": (_liegroup_case, 6.0),
+    "inertia": (_inertia_case, 4.5),
+    "decompositions": (_decomposition_case, 4.0),
+    "projective": (_projective_case, 5.0),
+    "rotation helpers": (_rotation_helpers_case, 2.5),
+    "markers": (_marker_case, 2.0),
 }
 
 
@@ -693,16 +1031,24 @@ def make_case(seed, index):
     """Case ``index`` of seed ``seed`` (its own generator, so any case replays alone)."""
     rng = np.random.default_rng([seed, index])
     names = list(STATE_TARGETS) + list(OTHER_TARGETS)
-    # the model-based functions get about two thirds of the cases
-    weights = np.array([2.0] * len(STATE_TARGETS) + [3.0] * len(OTHER_TARGETS))
+    # the model-based functions get about half of the cases, the rest by the size of each family
+    weights = np.array([2.0] * len(STATE_TARGETS) + [w for _, w in OTHER_TARGETS.values()])
     name = names[rng.choice(len(names), p=weights / weights.sum())]
     if name in OTHER_TARGETS:
-        return OTHER_TARGETS[name](rng)
+        case = OTHER_TARGETS[name][0](rng)
+        case.family = name
+        return case
     func, extra, chain_only = STATE_TARGETS[name]
-    return _state_case(rng, name, func, extra, chain_only)
+    case = _state_case(rng, name, func, extra, chain_only)
+    case.family = "model-based"
+    return case
 
 
 # -- the campaign -------------------------------------------------------------------------
+
+#: function name -> the family of targets it was drawn from (filled by :func:`run`)
+FAMILY_OF = {}
+
 
 def run(cases=DEFAULT_CASES, seed=0, time_limit=TIME_LIMIT, only=None, verbose=False, out=None):
     """Run ``cases`` cases; return ``(counts, unexpected)``.
@@ -715,6 +1061,7 @@ def run(cases=DEFAULT_CASES, seed=0, time_limit=TIME_LIMIT, only=None, verbose=F
     indices = range(cases) if only is None else [only]
     for index in indices:
         case = make_case(seed, index)
+        FAMILY_OF[case.name] = case.family
         outcome, detail = classify(case.func, case.args, case.kwargs, time_limit, case.allow_inf,
                                    case.also_documented)
         counts[case.name][outcome] += 1
@@ -731,16 +1078,23 @@ def _kind_of(detail):
 
 
 def report(counts, unexpected, seconds, show_all=False, out=None):
-    """Print the counts per function, the totals and the unexpected outcomes (one per kind unless ``show_all``)."""
+    """Print the counts per function, the totals, the counts per family and the unexpected outcomes
+    (one per kind unless ``show_all``)."""
     out = out or sys.stdout
-    print(f"{'function':32s} {'cases':>6s} {'ok':>6s} {'error':>6s} {'UNEXPECTED':>10s}", file=out)
-    total = Counter()
-    for name in sorted(counts):
-        c = counts[name]
-        total.update(c)
+
+    def row(name, c):
         print(f"{name:32s} {sum(c.values()):6d} {c['ok']:6d} {c['error']:6d} {c['unexpected']:10d}", file=out)
-    print(f"{'total':32s} {sum(total.values()):6d} {total['ok']:6d} {total['error']:6d} {total['unexpected']:10d}",
-          file=out)
+
+    print(f"{'function':32s} {'cases':>6s} {'ok':>6s} {'error':>6s} {'UNEXPECTED':>10s}", file=out)
+    total, families = Counter(), defaultdict(Counter)
+    for name in sorted(counts):
+        total.update(counts[name])
+        families[FAMILY_OF.get(name, "other")].update(counts[name])
+        row(name, counts[name])
+    row("total", total)
+    print(f"\n{'family':32s} {'cases':>6s} {'ok':>6s} {'error':>6s} {'UNEXPECTED':>10s}", file=out)
+    for family in sorted(families):
+        row(family, families[family])
     print(f"{seconds:.1f} s", file=out)
     groups = defaultdict(list)
     for finding in unexpected:
