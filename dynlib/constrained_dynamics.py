@@ -20,12 +20,20 @@ from scipy.sparse.linalg import MatrixRankWarning, spsolve
 
 from ._backend import solve_spd
 from .articulated import velocity_products
-from .constraints import _bias, _check_constraints, _jacobian, _residual, constraint_jacobian
+from .constraints import (
+    _bias,
+    _check_constraints,
+    _dependent_constraints_message,
+    _jacobian,
+    _rank,
+    _residual,
+    constraint_jacobian,
+)
 from .energy import gravity_wrenches, world_inertias
 from .inverse_dynamics import bias_forces, check_external_forces, rnea
 from .kinematics import forward_kinematics, marker_motion
 from .mass_matrix import crba
-from .model import check_velocity
+from .model import check_configuration, check_velocity
 from .spatial import cross3, skew
 
 __all__ = [
@@ -46,8 +54,9 @@ def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None, bau
         qdd = qdd0 + H^-1 A^T lambda
 
     The last two terms (Baumgarte stabilisation, off by default) pull a drifting
-    simulation back onto ``phi = 0``.  ``qdd`` is unique; if the constraints are redundant
-    (``A`` not of full row rank) ``lambda`` is the least-norm one.
+    simulation back onto ``phi = 0``.  If ``A`` has lost rank (redundant constraints, or a
+    singular configuration of the mechanism), ``qdd`` is still unique as long as the dependent
+    constraint rows ask for consistent accelerations; ``lambda`` is then the least-norm one.
 
     Parameters
     ----------
@@ -64,11 +73,19 @@ def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None, bau
     qdd : ndarray, shape (nv,)
     lam : ndarray, shape (m,)
 
+    Raises
+    ------
+    ValueError
+        If ``A`` has lost rank (smallest singular value at most ``RANK_RTOL`` of the largest) and
+        the dependent rows contradict each other: no finite constraint force keeps the loop
+        closed, as at a singular configuration passed with speed.
+
     References
     ----------
     Kim (2012) eqs. 54-55; Baumgarte (1972) stabilisation.
     """
-    tau, qd = check_velocity(model, tau, "tau"), check_velocity(model, qd, "qd")
+    q, tau, qd = check_configuration(model, q), check_velocity(model, tau, "tau"), check_velocity(model, qd, "qd")
+    f_ext = check_external_forces(model, f_ext)
     constraints = _check_constraints(model, constraints)
     kin = forward_kinematics(model, q, qd, np.zeros(model.nv))  # one pass for A, dA/dt qd and phi
     A = _jacobian(model, kin, constraints)
@@ -80,8 +97,30 @@ def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None, bau
     rhs_H = np.column_stack([tau - bias_forces(model, q, qd, f_ext), A.T])
     solved = solve_spd(crba(model, q), rhs_H, "the mass matrix H")
     qdd0, Hinv_AT = solved[:, 0], solved[:, 1:]
-    lam = np.linalg.lstsq(A @ Hinv_AT, rhs - A @ qdd0, rcond=None)[0]
+    lam = _multipliers(A, Hinv_AT, rhs - A @ qdd0, np.abs(rhs).max() + np.abs(A @ qdd0).max())
     return qdd0 + Hinv_AT @ lam, lam
+
+
+def _multipliers(A, Hinv_AT, rhs, scale):
+    """Least-norm ``lambda`` with ``A H^-1 A^T lambda = rhs``; a ValueError if ``A`` lost rank and ``rhs`` conflicts.
+
+    With ``A = U diag(sigma) V^T`` of rank ``r``, the rows ``U_r^T A`` are independent and
+    ``U_0^T A = 0``: the system holds only if ``U_0^T rhs = 0`` (to ``1e-8`` of ``scale``), and then
+    ``lambda = U_r (U_r^T A H^-1 A^T U_r)^-1 U_r^T rhs``.
+    """
+    m = A.shape[0]
+    rank, ratio, U = _rank(A)
+    if rank == m:
+        return np.linalg.solve(A @ Hinv_AT, rhs)
+    U_r, U_0 = U[:, :rank], U[:, rank:]
+    conflict = np.abs(U_0.T @ rhs).max()
+    if not conflict <= 1e-8 * max(scale, np.finfo(float).tiny):
+        raise ValueError(
+            _dependent_constraints_message(rank, m, ratio) + f"; here the dependent rows ask for conflicting "
+            f"accelerations (mismatch {conflict:.3g}, against terms of size {scale:.3g}), so no finite constraint "
+            "force keeps the loop closed"
+        )
+    return U_r @ np.linalg.solve(U_r.T @ A @ Hinv_AT @ U_r, U_r.T @ rhs)
 
 
 def _joint_mask(model, actuated):
@@ -132,6 +171,8 @@ def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, tau_p
     """
     if minimize not in ("constraint_force", "torque"):
         raise ValueError(f"minimize must be 'constraint_force' or 'torque', got {minimize!r}")
+    q, f_ext = check_configuration(model, q), check_external_forces(model, f_ext)
+    qd, qdd = check_velocity(model, qd, "qd"), check_velocity(model, qdd, "qdd")
     act = _joint_mask(model, actuated)
     tau_p_given = np.zeros(model.nv) if tau_passive is None else check_velocity(model, tau_passive, "tau_passive")
     tau_r = rnea(model, q, qd, qdd, f_ext)
@@ -139,11 +180,16 @@ def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, tau_p
     A_a, A_p = A[:, act], A[:, ~act]
     rhs = tau_r[~act] - tau_p_given[~act]
     lam = np.linalg.lstsq(A_p.T, rhs, rcond=None)[0] if rhs.size else np.zeros(A.shape[0])
-    if np.abs(A_p.T @ lam - rhs).max(initial=0.0) > 1e-8 * max(1.0, np.abs(rhs).max(initial=0.0)):
+    mismatch = np.abs(A_p.T @ lam - rhs).max(initial=0.0)
+    if mismatch > 1e-8 * max(1.0, np.abs(rhs).max(initial=0.0)):
+        rank, ratio, _ = _rank(A_p.T)
         raise ValueError(
-            "the passive joints cannot follow these accelerations: the system has fewer independent "
-            f"constraints ({np.linalg.matrix_rank(A_p)}) than passive coordinates ({int((~act).sum())}) "
-            "and the prescribed motion is not one the constraints and passive joints allow"
+            f"the passive joints cannot follow these accelerations: A_p^T lambda = tau_r,p - tau_p has no solution "
+            f"(mismatch {mismatch:.3g}), since the passive columns A_p of the constraint Jacobian have rank {rank} "
+            f"for {rhs.size} passive coordinates (smallest singular value {ratio:.1e} of the largest): the mechanism "
+            "has fewer independent constraints than passive coordinates, or is at a singular configuration where "
+            "the constraints cannot hold a passive joint; the prescribed motion is not one the constraints and "
+            "passive joints allow"
         )
     if minimize == "torque":
         if rhs.size:
@@ -219,7 +265,7 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
     Alexiou (1999) "Open Tree Structures" (stacked body vectors and the adjacency of the tree),
     "Contacts Between Bodies" (constraint forces adjust the accelerations); Kim (2012) eqs. 54-55.
     """
-    qd, tau = check_velocity(model, qd, "qd"), check_velocity(model, tau, "tau")
+    q, qd, tau = check_configuration(model, q), check_velocity(model, qd, "qd"), check_velocity(model, tau, "tau")
     f_ext = check_external_forces(model, f_ext)
     loops = [] if constraints is None else _check_constraints(model, constraints)
     n, nv = model.n_bodies, model.nv
@@ -289,7 +335,10 @@ def stacked_forward_dynamics(model, q, qd, tau, f_ext=None, constraints=None):
     Raises
     ------
     ValueError
-        If the stacked matrix is singular (dependent loop constraints, or a massless subtree).
+        If the loop constraints are dependent (their Jacobian ``A`` has lost rank: a singular
+        configuration, or redundant constraints, which :func:`constrained_forward_dynamics`
+        accepts), or if the stacked matrix is singular because a joint moves a subtree with no
+        inertia along its motion (the mass matrix ``H`` has lost rank).
 
     References
     ----------
@@ -303,15 +352,31 @@ def stacked_forward_dynamics(model, q, qd, tau, f_ext=None, constraints=None):
     >>> bool(np.allclose(stacked_forward_dynamics(model, q, qd, tau).qdd, dl.aba(model, q, qd, tau)))
     True
     """
+    if constraints is not None:
+        A = constraint_jacobian(model, q, constraints)
+        rank, ratio, _ = _rank(A)
+        if rank < A.shape[0]:
+            raise ValueError(_dependent_constraints_message(rank, A.shape[0], ratio, "the loop-constraint Jacobian A")
+                             + "; the stacked matrix needs independent loop constraints (constrained_forward_dynamics "
+                             "takes least-norm multipliers for redundant ones)")
     K, rhs = stacked_system(model, q, qd, tau, f_ext, constraints)
     with warnings.catch_warnings():
         warnings.simplefilter("error", MatrixRankWarning)
         try:
             x = spsolve(K, rhs)
         except MatrixRankWarning:
-            raise ValueError(
-                "the stacked matrix is singular: dependent loop constraints or a massless subtree"
-            ) from None
+            raise ValueError(_singular_mass_matrix_message(model, q)) from None
     n, nv = model.n_bodies, model.nv
     return StackedDynamics(x[6 * n : 6 * n + nv], x[: 6 * n].reshape(n, 6),
                            -x[6 * n + nv : 12 * n + nv].reshape(n, 6), -x[12 * n + nv :])
+
+
+def _singular_mass_matrix_message(model, q):
+    """Why the stacked matrix of a tree with independent loop constraints is singular: ``H`` has lost rank."""
+    eig = np.linalg.eigvalsh(crba(model, q))
+    largest = eig[-1] if eig.size and eig[-1] > 0 else 0.0
+    rank = int(np.sum(eig > 1e-12 * largest)) if largest else 0
+    ratio = eig[0] / largest if largest else 0.0
+    return (f"the stacked matrix is singular; the mass matrix H has rank {rank}, expected {model.nv} (smallest "
+            f"eigenvalue {ratio:.1e} of the largest)" + (": a joint moves a subtree with no inertia along its motion, "
+            "so a force along it would give an unbounded acceleration" if rank < model.nv else ""))

@@ -7,6 +7,12 @@ and/or the two bodies to keep their relative orientation about chosen world axes
 the constraints read ``phi(q) = 0`` and, differentiated, ``A(q) qd = 0`` and
 ``A qdd + dA/dt qd = 0``.
 
+A mechanism whose constraints become dependent, ``A`` losing rank, is at a **singular
+configuration**: there the loop gains a freedom, or the constraint forces along some direction
+are not determined.  Functions that must solve with such a matrix raise a ValueError naming the
+rank found and expected, the smallest singular value relative to the largest (at most
+``RANK_RTOL`` counts as zero) and what it means for the mechanism.
+
 Chapter: *Constrained chains: loops, multipliers and actuation*; Kim (2012) §3 (eqs. 54-55);
 Alexiou (1999) "Contacts Between Bodies", "Planar Constrained Example".
 """
@@ -35,6 +41,9 @@ __all__ = [
 ]
 
 PLANAR_POINT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))  # x and y rows: a planar pin joint
+
+#: Singular values of a constraint Jacobian at most this fraction of the largest count as zero.
+RANK_RTOL = 1e-10
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,7 +149,7 @@ def constraint_residual(model, q, constraints):
     ndarray, shape (m,)
     """
     constraints = _check_constraints(model, constraints)
-    return _residual(model, forward_kinematics(model, q), constraints)
+    return _residual(model, forward_kinematics(model, check_configuration(model, q)), constraints)
 
 
 def constraint_jacobian(model, q, constraints):
@@ -161,7 +170,7 @@ def constraint_jacobian(model, q, constraints):
     Kim (2012) eq. 55.
     """
     constraints = _check_constraints(model, constraints)
-    return _jacobian(model, forward_kinematics(model, q), constraints)
+    return _jacobian(model, forward_kinematics(model, check_configuration(model, q)), constraints)
 
 
 def constraint_bias(model, q, qd, constraints):
@@ -180,7 +189,7 @@ def constraint_bias(model, q, qd, constraints):
         The relative acceleration of the constraint points and frames when ``qdd = 0``.
     """
     constraints = _check_constraints(model, constraints)
-    qd = check_velocity(model, qd, "qd")
+    q, qd = check_configuration(model, q), check_velocity(model, qd, "qd")
     return _bias(model, forward_kinematics(model, q, qd, np.zeros(model.nv)), constraints)
 
 
@@ -283,6 +292,25 @@ def project_velocity(model, q, qd, constraints):
     return qd - Hinv_AT @ np.linalg.lstsq(A @ Hinv_AT, A @ qd, rcond=None)[0]
 
 
+def _rank(A):
+    """Numerical rank of ``A`` (relative threshold ``RANK_RTOL``), its smallest singular value over
+    its largest, and the left singular vectors ``U`` (``A = U diag(sigma) V^T``)."""
+    U, sigma, _ = np.linalg.svd(A)
+    if sigma.size == 0 or sigma[0] == 0:
+        return 0, 0.0, U
+    full = min(A.shape) == A.shape[0]  # a wide or square A: the smallest singular value is the m-th
+    smallest = sigma[-1] if full else 0.0
+    return int(np.sum(sigma > RANK_RTOL * sigma[0])), smallest / sigma[0], U
+
+
+def _dependent_constraints_message(rank, m, ratio, what="the constraint Jacobian A"):
+    """The explanation of a constraint Jacobian that has lost rank (used by the solvers that need it)."""
+    return (f"{what} has rank {rank}, expected {m} (one per constraint row; smallest singular value "
+            f"{ratio:.1e} of the largest): the constraints are dependent at this configuration, either redundant "
+            "or at a singular configuration of the mechanism, where the loop can move in a direction its "
+            "constraints no longer control and the constraint forces along it are not determined")
+
+
 def dependent_motion(model, q, constraints, independent, qd_independent, qdd_independent=None):
     """Velocities and accelerations of every joint when those of the independent joints are given.
 
@@ -312,14 +340,17 @@ def dependent_motion(model, q, constraints, independent, qd_independent, qdd_ind
     ------
     ValueError
         If ``A_d`` is not square (the independent coordinates do not match the degrees of
-        freedom) or is singular (the mechanism is at a singular configuration, or these
-        coordinates cannot drive it there).
+        freedom), or has lost rank (smallest singular value at most ``RANK_RTOL`` of the
+        largest), either because ``A`` itself has (the mechanism is at a singular configuration)
+        or because these independent coordinates cannot drive the mechanism here (a dead point
+        of the input: the dependent joints could move with the inputs held).
 
     References
     ----------
     Kim (2012) eq. 55 and its time derivative; Wehage and Haug (1982), coordinate partitioning.
     """
     constraints = _check_constraints(model, constraints)
+    q = check_configuration(model, q)
     ind = np.asarray(independent, dtype=int).reshape(-1)
     dep = np.setdiff1d(np.arange(model.nv), ind)
     kin = forward_kinematics(model, q)
@@ -329,6 +360,7 @@ def dependent_motion(model, q, constraints, independent, qd_independent, qdd_ind
             f"independent must name {model.nv - A.shape[0]} distinct velocity indices in [0, {model.nv}) "
             f"(nv minus the {A.shape[0]} constraints), got {ind.tolist()}"
         )
+    _check_partition(A, ind, dep)
     qd = np.zeros(model.nv)
     qd[ind] = qd_independent
     qd[dep] = solve(A[:, dep], -A[:, ind] @ qd[ind], "the dependent block A_d of the constraint Jacobian")
@@ -339,3 +371,19 @@ def dependent_motion(model, q, constraints, independent, qd_independent, qdd_ind
     bias = _bias(model, forward_kinematics(model, q, qd, np.zeros(model.nv)), constraints)
     qdd[dep] = solve(A[:, dep], -A[:, ind] @ qdd[ind] - bias, "the dependent block A_d of the constraint Jacobian")
     return qd, qdd
+
+
+def _check_partition(A, ind, dep):
+    """Raise unless ``A_d`` can be solved, saying whether ``A`` itself or the choice of inputs lost rank."""
+    m = A.shape[0]
+    rank, ratio, _ = _rank(A)
+    if rank < m:
+        raise ValueError(_dependent_constraints_message(rank, m, ratio) + ", so the dependent rates are not determined")
+    rank, ratio, _ = _rank(A[:, dep])
+    if rank < m:
+        raise ValueError(
+            f"the dependent block A_d of the constraint Jacobian (columns {dep.tolist()}) has rank {rank}, expected "
+            f"{m} (smallest singular value {ratio:.1e} of the largest): the independent coordinates {ind.tolist()} "
+            "cannot drive the mechanism at this configuration, a dead point of the input where the dependent "
+            "joints could move with the inputs held; choose other independent coordinates here"
+        )

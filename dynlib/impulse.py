@@ -15,11 +15,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, check_finite, check_scalar, exact, eye, is_symbolic, solve_spd, zeros
+from ._backend import as_array, check_finite, check_scalar, exact, eye, is_symbolic, solve, solve_spd, zeros
 from .articulated import _prepare
 from .kinematics import body_jacobian, forward_kinematics
 from .mass_matrix import crba
-from .mobility import _require_chain, mobility_steps
+from .mobility import _require_chain, _solve_joint_inertia, mobility_steps
 from .model import check_velocity
 from .screws import line_coordinates
 
@@ -81,17 +81,32 @@ def contact_line(point, direction):
     return line_coordinates(point, direction)
 
 
+#: An effective mobility ``n^T Lambda_inv n`` at most this fraction of ``|n|^2`` times the largest
+#: singular value of ``Lambda_inv`` counts as zero: the contact line cannot be reached.
+REACH_RTOL = 1e-12
+
+
 def _impact_magnitude(n, Lambda_inv, v, epsilon, body):
     """Eq. 22: J = (1 + eps) (n^T v) / (n^T Lambda_inv n), with a clear error if the line is unreachable."""
     check_finite(n, "contact")
     check_scalar(epsilon, "epsilon (the coefficient of restitution)", 0.0, 1.0)
     v_impact = n @ v
     reach = n @ Lambda_inv @ n
-    if not is_symbolic(reach) and not reach > 1e-12 * float(n @ n) * max(np.abs(Lambda_inv).max(), 1e-300):
-        raise ValueError(
-            f"the contact line cannot be moved by the chain at body {body}: n^T Lambda_inv n = {reach} "
-            "(the line is reciprocal to every twist the joints allow, so no impulse acts along it)"
-        )
+    if not is_symbolic(reach):
+        sigma = np.linalg.svd(Lambda_inv, compute_uv=False) if np.all(np.isfinite(Lambda_inv)) else np.full(6, np.inf)
+        largest = float(n @ n) * sigma[0]
+        if not reach > REACH_RTOL * largest:
+            rank = int(np.sum(sigma > 1e-9 * sigma[0])) if sigma[0] > 0 else 0
+            size = " and Lambda_inv = 0"
+            if largest > 0:
+                size = (f", {reach / largest:.1e} of |n|^2 times the largest singular value of Lambda_inv, so it has "
+                        f"rank 0 of 1 along n (Lambda_inv itself has rank {rank} of 6)")
+            raise ValueError(
+                f"the contact line cannot be moved by the chain at body {body}: the effective mobility "
+                f"n^T Lambda_inv n = {reach:.3g}{size}. The contact direction cannot be moved by any joint: the line "
+                f"is reciprocal to every joint twist between body {body} and the base, the obstacle meets a rigid "
+                "chain, and no finite impulse obeys the law of contact"
+            )
     return (1 + epsilon) * v_impact / reach, v_impact
 
 
@@ -105,7 +120,9 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     1. out to ``k``: articulated mobilities ``Lambda_inv_i`` (eqs. 15-18);
     2. at ``k``: ``J = (1 + epsilon) n^T v_k / (n^T Lambda_inv_k n)`` (eq. 22);
     3. back to the base: ``Phi_k = 1 - IA_k Lambda_inv_k``, ``Phi_i = (1 - I_i Lambda_inv_i) Phi_{i+1}``,
-       ``ell_i = Phi_i n J`` (eqs. 24-26);
+       ``ell_i = Phi_i n J`` (eqs. 24-26), each factor evaluated as ``(1 + I_i Psi_i)^-1 P_i^T``: the
+       transpose of the mobility step's ``(1 + Psi_i I_i)^-1`` and ``P_i``, equal to
+       ``1 - I_i Lambda_inv_i`` but free of its cancellation (``I_i Lambda_inv_i`` is 1 for a free joint);
     4. out again: ``dqd_i = -D_i^-1 s_i^T (ell_{i+1} + I_i dv_{i-1})``, ``dv_i = dv_{i-1} + s_i dqd_i``
        (eqs. 27-28, with ``ell_{k+1} = n J``); bodies beyond ``k`` follow their articulated
        inertia, ``dqd_j = -D_j^-1 U_j^T dv_{j-1}``.
@@ -134,8 +151,10 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     Raises
     ------
     ValueError
-        For a branched tree, a massless body, or a contact line the chain cannot move
-        along (``n^T Lambda_inv n = 0``, e.g. a stretched chain pushed along itself).
+        For a branched tree; a body with no inertia along its joint (or bodies beyond the contact
+        body with none along theirs); or a contact line the chain cannot move along: the effective
+        mobility ``n^T Lambda_inv n`` vanishes (at most ``REACH_RTOL`` of ``|n|^2`` times the largest
+        singular value of ``Lambda_inv``), e.g. a stretched chain pushed along itself.
 
     References
     ----------
@@ -172,19 +191,21 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     for j in reversed(range(k + 1, nb)):
         s = kin.s[j]
         U = IA[j] @ s
-        IA[j - 1] += IA[j] - U @ solve_spd(s.T @ U, U.T, f"D of joint {j}")
+        meaning = (f"bodies {j} to {nb - 1}, which ride along with the contact body {k}, carry no inertia along "
+                   f"(part of) the motion of joint {j}, so the impact would set them moving infinitely fast")
+        IA[j - 1] += IA[j] - U @ _solve_joint_inertia(s.T @ U, U.T, f"joint {j}", meaning, symbolic)
     inertia = [I[i] if i < k else IA[i] for i in range(nb)]
     # 1. articulated mobility out to the contact body (eqs. 15-18)
+    steps = list(mobility_steps(kin.s[: k + 1], inertia[: k + 1], symbolic))
     Lambda_inv = zeros((nb, 6, 6), symbolic)
-    for i, step in enumerate(mobility_steps(kin.s[: k + 1], inertia[: k + 1], symbolic)):
-        Lambda_inv[i] = step.Lambda_inv
+    Lambda_inv[: k + 1] = [step.Lambda_inv for step in steps]
     # 2. impulse magnitude from the law of contact (eqs. 20-22)
     J, v_impact = _impact_magnitude(n, Lambda_inv[k], kin.v[k], epsilon, k)
     # 3. propagation matrices and joint reaction impulses, back to the base (eqs. 24-26)
     Phi, ell = zeros((nb, 6, 6), symbolic), zeros((nb, 6), symbolic)
     Phi_next = one
-    for i in reversed(range(k + 1)):
-        Phi[i] = (one - inertia[i] @ Lambda_inv[i]) @ Phi_next
+    for i in reversed(range(k + 1)):  # 1 - I_i Lambda_inv_i = (1 + I_i Psi_i)^-1 P_i^T
+        Phi[i] = solve(steps[i].M.T, steps[i].reaction.T @ Phi_next, "1 + I Psi")
         ell[i] = Phi[i] @ n * J
         Phi_next = Phi[i]
     # 4. joint speed and twist jumps, base to tips (eqs. 27-28)

@@ -12,7 +12,10 @@ and the same matrix gives ``dv_i = -Lambda_inv_i l_{i+1}`` (Alexiou (2023) eq. 1
 
 The mobility of a body point, its ellipse and the rank of each body's mobility describe how
 that sub-chain yields to blows in different directions and where it stops yielding
-(singular configurations).
+(singular configurations).  A rank-deficient mobility is not an error: it is the normal state
+of a body with fewer than six independent joint freedoms below it, and the functions here
+return it as it is (:func:`dynlib.mobility_spectrum` reports the ranks).  What cannot be inverted is
+refused with a ValueError that says what lost rank and what that means for the chain.
 
 Chapter: *Articulated mobility and chain splitting*; Alexiou (2023) eqs. 14-18; Alexiou (1999)
 "Articulated Mobility Concept", "Articulated Mobility Recursion", "Articulated Equations of
@@ -53,7 +56,9 @@ class Mobility(NamedTuple):
     Lambda_inv : ndarray, shape (n, 6, 6)
         Articulated mobility (constrained inverse spatial inertia) of each body's sub-chain.
     Psi : ndarray, shape (n, 6, 6)
-        The projection ``(1 - s D^-1 s^T I) Lambda_inv_{i-1}`` of eq. 15.
+        The inboard mobility seen through joint ``i``: ``P_i Lambda_inv_{i-1} P_i^T`` with
+        ``P_i = 1 - s_i D_i^-1 s_i^T I_i`` (eq. 15 times ``P_i^T``; ``P_i Lambda_inv_{i-1}`` as printed
+        with ``form="printed"``), see :func:`mobility_steps`.
     b : ndarray, shape (n, 6), or None
         Bias accelerations (``None`` when no velocities were given).
     """
@@ -72,24 +77,32 @@ def _require_chain(model, what):
         )
 
 
-def articulated_mobility(model, q, qd=None, tau=None, f_ext=None):
+def articulated_mobility(model, q, qd=None, tau=None, f_ext=None, form="symmetric"):
     """Articulated mobility ``Lambda_inv_i`` of every body of a serial chain, from the base out.
 
-    For body ``i`` with rigid inertia ``I_i``, joint twists ``s_i`` and ``D_i = s_i^T I_i s_i``::
+    For body ``i`` with rigid inertia ``I_i``, joint twists ``s_i``, ``D_i = s_i^T I_i s_i`` and
+    ``P_i = 1 - s_i D_i^-1 s_i^T I_i``::
 
-        Psi_i        = (1 - s_i D_i^-1 s_i^T I_i) Lambda_inv_{i-1}                      (eq. 15)
-        Lambda_inv_i = (1 + Psi_i I_i)^-1 (s_i D_i^-1 s_i^T + Psi_i)                   (eq. 16)
+        Psi_i        = P_i Lambda_inv_{i-1} P_i^T                                  (eq. 15, times P_i^T)
+        Lambda_inv_i = (1 + Psi_i I_i)^-1 (s_i D_i^-1 s_i^T + Psi_i)                  (eq. 16)
 
     starting from ``Lambda_inv_0 = 0`` (a fixed base), so that the first body gets
-    ``s_1 D_1^-1 s_1^T`` (eqs. 17-18).  With velocities the bias accelerations follow the
-    same pattern::
+    ``s_1 D_1^-1 s_1^T`` (eqs. 17-18).  The factor ``P_i^T``, which note 000 does not print, changes
+    nothing in exact arithmetic and keeps ``1 + Psi_i I_i`` well conditioned (see
+    :func:`mobility_steps`).  With velocities the bias accelerations follow the same pattern::
 
-        b_i = (1 + Psi_i I_i)^-1 ((1 - s_i D_i^-1 s_i^T I_i)(b_{i-1} + c_i) + s_i D_i^-1 tau_i)
+        b_i = (1 + Psi_i I_i)^-1 (P_i (b_{i-1} + c_i - Lambda_inv_{i-1} I_i s_i D_i^-1 tau_i) + s_i D_i^-1 tau_i)
               - Lambda_inv_i p_i
 
     with ``b_0 = -[g; 0]`` (gravity as a base acceleration), ``c_i = v_i x s_i qd_i`` and
-    ``p_i = v_i x* I_i v_i - f_ext_i``.  ``Lambda_inv_i`` equals ``J_i H^-1 J_i^T`` of the
-    sub-chain ``1 .. i``.  Serial chains only (any joint kinds).
+    ``p_i = v_i x* I_i v_i - f_ext_i``: the joint force ``tau_i`` drives body ``i`` and pushes the
+    inboard chain back with its active part ``I_i s_i D_i^-1 tau_i``.  ``Lambda_inv_i`` equals
+    ``J_i H^-1 J_i^T`` of the sub-chain ``1 .. i``.  Serial chains only (any joint kinds).
+
+    ``Lambda_inv_i`` is singular whenever fewer than six independent joint twists lie between body
+    ``i`` and the base (one hinge: rank 1), and loses rank at singular configurations (joints in
+    line); that is its normal state, not an error: :func:`mobility_spectrum` gives the ranks and
+    singular values.
 
     Parameters
     ----------
@@ -101,6 +114,9 @@ def articulated_mobility(model, q, qd=None, tau=None, f_ext=None):
     tau : array_like, shape (nv,), optional
         Joint forces (zero if omitted).
     f_ext : array_like, shape (n, 6), optional
+    form : {"symmetric", "printed"}
+        How eq. 16 is evaluated (:func:`mobility_steps`); ``"printed"`` is note 000's form, which
+        :func:`split_chain_dynamics` uses.
 
     Returns
     -------
@@ -109,7 +125,8 @@ def articulated_mobility(model, q, qd=None, tau=None, f_ext=None):
     Raises
     ------
     ValueError
-        For a branched tree, or a body with no inertia along its joint's motion.
+        For a branched tree, or a body with no inertia along (part of) its joint's motion: ``D_i``
+        has lost rank, and the sub-chain ending at that body would have unbounded mobility.
 
     References
     ----------
@@ -136,14 +153,18 @@ def articulated_mobility(model, q, qd=None, tau=None, f_ext=None):
     n = model.n_bodies
     Lambda_inv, Psi = zeros((n, 6, 6), symbolic), zeros((n, 6, 6), symbolic)
     b = zeros((n, 6), symbolic) if dynamic else None
-    b_prev = -gravity_acceleration(model)
+    b_prev, Lambda_prev = -gravity_acceleration(model), zeros((6, 6), symbolic)
     c, p = velocity_products(model, kin, I, qd, f_ext) if dynamic else (None, None)
-    for i, step in enumerate(mobility_steps(kin.s, I, symbolic)):
+    for i, step in enumerate(mobility_steps(kin.s, I, symbolic, form)):
         Lambda_inv[i], Psi[i] = step.Lambda_inv, step.Psi
         if dynamic:
-            rhs = step.reaction @ (b_prev + c[i]) + step.Dinv_sT.T @ tau[model.v_slices[i]]
-            b[i] = solve(step.M, rhs, "1 + Psi I") - Lambda_inv[i] @ p[i]
+            drive = step.Dinv_sT.T @ tau[model.v_slices[i]]  # s D^-1 tau
+            inboard = b_prev + c[i]
+            if form == "symmetric":  # the inboard chain recoils from the joint force's active part I s D^-1 tau
+                inboard = inboard - Lambda_prev @ (I[i] @ drive)
+            b[i] = solve(step.M, step.reaction @ inboard + drive, "1 + Psi I") - Lambda_inv[i] @ p[i]
             b_prev = b[i]
+        Lambda_prev = step.Lambda_inv
     return Mobility(Lambda_inv, Psi, b)
 
 
@@ -152,12 +173,15 @@ class MobilityStep(NamedTuple):
 
     Attributes
     ----------
-    Lambda_inv, Psi : ndarray, shape (6, 6)
-        Eqs. 16 and 15.
+    Lambda_inv : ndarray, shape (6, 6)
+        Eq. 16.
+    Psi : ndarray, shape (6, 6)
+        ``P Lambda_inv_{i-1} P^T`` (form ``"symmetric"``) or eq. 15's ``P Lambda_inv_{i-1}``
+        (form ``"printed"``).
     M : ndarray, shape (6, 6)
         ``1 + Psi I``.
     reaction : ndarray, shape (6, 6)
-        ``1 - s D^-1 s^T I``: the part of a motion the joint cannot take.
+        ``P = 1 - s D^-1 s^T I``: the part of a motion the joint cannot take.
     Dinv_sT : ndarray, shape (nv_i, 6)
         ``D^-1 s^T``.
     """
@@ -169,8 +193,52 @@ class MobilityStep(NamedTuple):
     Dinv_sT: np.ndarray
 
 
-def mobility_steps(s, inertias, symbolic=False):
+#: Eigenvalues of a joint inertia ``D`` at most this fraction of its largest count as lost rank.
+RANK_RTOL = 1e-12
+
+_UNBOUNDED = ("body {i} has no inertia along (part of) its joint's motion, so the sub-chain ending at it would yield "
+              "to a push that way without resistance (unbounded mobility); the mobility recursion needs every body "
+              "to have inertia along its own joint")
+
+
+def _solve_joint_inertia(D, rhs, what, meaning, symbolic=False):
+    """``D^-1 rhs`` for a joint inertia ``D = s^T I s``, or a ValueError saying which motion has no inertia.
+
+    ``D`` has lost rank when an eigenvalue is at most ``RANK_RTOL`` times the largest, or not
+    positive; the message then gives the rank found and expected, the eigenvalues and
+    ``meaning`` (what that says about the chain).  ``what`` names the joint or body.
+    """
+    if not symbolic and np.all(np.isfinite(D)):
+        eig = np.linalg.eigvalsh((D + D.T) / 2)
+        largest = eig[-1] if eig.size else 1.0
+        rank = int(np.sum(eig > RANK_RTOL * largest)) if largest > 0 else 0
+        if rank < len(eig):
+            values = ", ".join(f"{e:.3g}" for e in eig)
+            relative = f", smallest/largest {eig[0] / largest:.1e}" if largest > 0 else ""
+            raise ValueError(f"D = s^T I s of {what} has rank {rank}, expected {len(eig)} "
+                             f"(eigenvalues [{values}]{relative}): {meaning}")
+    return solve_spd(D, rhs, f"D = s^T I s of {what}")
+
+
+def mobility_steps(s, inertias, symbolic=False, form="symmetric"):
     """Run eqs. 15-16 along a chain, yielding each body's :class:`MobilityStep`.
+
+    Eq. 16, ``Lambda_inv_i = (1 + Psi_i I_i)^-1 (s_i D_i^-1 s_i^T + Psi_i)``, in one of two forms
+    that are equal in exact arithmetic:
+
+    ``"symmetric"`` (default)
+        ``Psi_i = P_i Lambda_inv_{i-1} P_i^T`` with ``P_i = 1 - s_i D_i^-1 s_i^T I_i``.  The
+        impulse joint ``i`` passes inwards is a pure reaction (``s_i^T l_i = 0``, so
+        ``l_i = P_i^T l_i``), hence the extra ``P_i^T`` changes nothing; but it makes ``Psi_i``
+        symmetric, so that ``1 + Psi_i I_i`` is similar, through ``I_i^1/2``, to one plus a
+        symmetric positive semi-definite matrix: its condition number stays below
+        ``cond(I_i) (1 + |I_i^1/2 Psi_i I_i^1/2|)``.
+    ``"printed"``
+        ``Psi_i = P_i Lambda_inv_{i-1}`` as note 000 prints eq. 15.  ``P_i`` acts on the left only,
+        so ``Psi_i`` keeps how the parent yields along the directions joint ``i`` takes by itself;
+        that part cancels from ``Lambda_inv_i`` but makes ``1 + Psi_i I_i`` far from normal (cond
+        1e10 for a translational joint after a free one), and ``Lambda_inv`` loses as many digits.
+        :func:`split_chain_dynamics` uses this form by default (its docstring says why).
 
     Parameters
     ----------
@@ -180,28 +248,38 @@ def mobility_steps(s, inertias, symbolic=False):
         The inertia each body presents (its own, or an articulated inertia standing in for
         bodies beyond it).
     symbolic : bool
+    form : {"symmetric", "printed"}
 
     Returns
     -------
     iterator of MobilityStep
 
+    Raises
+    ------
+    ValueError
+        For an unknown ``form``, or a body with no inertia along (part of) its joint's motion.
+
     References
     ----------
     Alexiou (2023) eqs. 15-18.
     """
+    if form not in ("symmetric", "printed"):
+        raise ValueError(f"form must be 'symmetric' or 'printed', got {form!r}")
     one = eye(6, symbolic)
     Lambda_prev = zeros((6, 6), symbolic)
     for i, (s_i, I_i) in enumerate(zip(s, inertias)):
-        Dinv_sT = solve_spd(s_i.T @ I_i @ s_i, s_i.T, f"D = s^T I s of body {i} (it has no inertia along its joint)")
+        Dinv_sT = _solve_joint_inertia(s_i.T @ I_i @ s_i, s_i.T, f"body {i}", _UNBOUNDED.format(i=i), symbolic)
         sDs = s_i @ Dinv_sT  # s D^-1 s^T
-        reaction = one - sDs @ I_i
-        Psi = reaction @ Lambda_prev
+        reaction = one - sDs @ I_i  # P
+        Psi = reaction @ Lambda_prev  # eq. 15
+        if form == "symmetric":
+            Psi = Psi @ reaction.T  # only reactions reach the parent
         M = one + Psi @ I_i
         Lambda_prev = solve(M, sDs + Psi, "1 + Psi I")
         yield MobilityStep(Lambda_prev, Psi, M, reaction, Dinv_sT)
 
 
-def split_chain_dynamics(model, q, qd, tau, split, f_ext=None):
+def split_chain_dynamics(model, q, qd, tau, split, f_ext=None, form="printed"):
     """Forward dynamics of a serial chain solved by splitting it in two.
 
     The inboard bodies ``0 .. split-1`` are described by their articulated mobility
@@ -219,6 +297,15 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None):
 
     ``split = 0`` is the articulated-body algorithm; ``split = n`` uses mobility alone.
 
+    Accuracy: ``a_{j-1} = b_{j-1} - Lambda_inv_{j-1} f_j`` subtracts the deceleration caused by the
+    outboard load from the acceleration the free sub-chain would have under the joint forces; on a
+    long chain both are up to 1e8 times larger than their difference, so their rounding errors
+    must cancel too.  They largely do in the printed form of eq. 16 (the default here), whose
+    ``b`` and ``Lambda_inv`` come from the same ``1 + Psi I``; the symmetric form computes each of
+    them more accurately but needs the joint force's recoil on the inboard chain as a separate
+    term, and gives 10 to 100 times larger errors on chains of hundreds of links.  Either way a
+    long mobility half costs digits that the articulated-body algorithm keeps.
+
     Parameters
     ----------
     model : Model
@@ -228,6 +315,8 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None):
     split : int
         Number of inboard bodies, ``0 <= split <= n``.
     f_ext : array_like, shape (n, 6), optional
+    form : {"printed", "symmetric"}
+        The evaluation of eq. 16 for the inboard half (:func:`mobility_steps`).
 
     Returns
     -------
@@ -251,7 +340,7 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None):
     if split > 0:
         inboard = model.first_bodies(split)
         nq, nv = inboard.nq, inboard.nv
-        mob = articulated_mobility(inboard, np.asarray(q)[:nq], qd[:nv], tau[:nv], f_ext[:split])
+        mob = articulated_mobility(inboard, np.asarray(q)[:nq], qd[:nv], tau[:nv], f_ext[:split], form)
     if split < n:
         art = articulated_bodies(model, q, qd, tau, f_ext)
         o = split

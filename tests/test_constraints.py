@@ -132,7 +132,8 @@ def test_two_actuators_on_a_one_dof_loop_minimum_torque(mechanism, rng):
 def test_an_under_actuated_request_is_refused(mechanism, rng):
     model, constraints, q0 = mechanism
     qd = project_velocity(model, q0, rng.normal(size=model.nv), constraints)
-    with pytest.raises(ValueError, match="passive joints cannot follow"):
+    with pytest.raises(ValueError, match=r"passive joints cannot follow these accelerations: .* the passive columns "
+                                         r"A_p of the constraint Jacobian have rank 2 for 3 passive coordinates"):
         constrained_inverse_dynamics(model, q0, qd, rng.normal(size=3), constraints, [False, False, False])
 
 
@@ -285,10 +286,76 @@ def test_piston_pin_force_by_newton(rng):
     assert_close(res.f[2, 1], -m_piston * model.gravity[1] + lam[1], rtol=1e-9)
 
 
-def test_stacked_form_refuses_dependent_loops():
+# --- singular configurations and dependent constraints ------------------------------------------
+
+
+def stretched_truss():
+    """Two links whose tip is pinned to the world at full reach, (2, 0): a structure at its singular
+    configuration.  A = [[0, 0], [2, 1]] has rank 1: the tip cannot move along x to first order, and
+    the middle joint can sag (qd proportional to (1, -2)) without moving the tip."""
+    chain = dl.planar_chain(2)
+    pin = LoopConstraint(1, -1, point_a=[1.0, 0, 0], point_b=[2.0, 0, 0], linear_axes=PLANAR_POINT_AXES)
+    return chain, [pin], np.zeros(2)
+
+
+DEPENDENT = (r"constraint Jacobian A has rank 1, expected 2 \(one per constraint row; smallest singular value \S+ of "
+             r"the largest\): the constraints are dependent")
+
+
+def test_a_singular_configuration_is_explained_where_it_must_be_solved():
+    model, constraints, q = stretched_truss()
+    A = constraint_jacobian(model, q, constraints)
+    assert np.linalg.matrix_rank(A) == 1
+    # at rest it sags under gravity: the dependent row asks for nothing, and the least-norm multipliers do
+    qdd, lam = constrained_forward_dynamics(model, q, np.zeros(2), np.zeros(2), constraints)
+    assert_close(A @ qdd, np.zeros(2), scale=np.abs(qdd).max())
+    H, C = dl.crba(model, q), dl.bias_forces(model, q, np.zeros(2))
+    assert_close(H @ qdd + C, A.T @ lam, rtol=1e-12)
+    assert qdd[0] < 0 and qdd[1] == pytest.approx(-2 * qdd[0]) and lam[0] == 0.0
+    # sagging with speed, the pinned tip would have to accelerate along the chain: no finite pin force
+    with pytest.raises(ValueError, match=DEPENDENT + ".*conflicting accelerations"):
+        constrained_forward_dynamics(model, q, np.array([1.0, -2.0]), np.zeros(2), constraints)
+    # coordinate partitioning: with no freedom left, the dependent block is A itself
+    with pytest.raises(ValueError, match=DEPENDENT + ".*so the dependent rates are not determined"):
+        dependent_motion(model, q, constraints, [], [])
+
+
+def test_a_dead_point_of_the_input_is_explained():
+    """The four-bar driven by its rocker when crank and coupler are in line: A has full rank, A_d does not."""
     model, constraints, q0 = four_bar()
-    with pytest.raises(ValueError, match="stacked matrix is singular"):
+    q = project_configuration(model, np.array([q0[0], 0.0, q0[2]]), constraints, fixed=[1])  # coupler in line
+    assert abs(q[1]) < 1e-12
+    with pytest.raises(ValueError, match=r"dependent block A_d of the constraint Jacobian \(columns \[0, 1\]\) has "
+                                         r"rank 1, expected 2 .*: the independent coordinates \[2\] cannot drive"):
+        dependent_motion(model, q, constraints, [2], [1.0], [0.0])
+    qd, _ = dependent_motion(model, q, constraints, [0], [1.0], [0.0])  # the crank can: the rocker stops there
+    assert abs(qd[2]) < 1e-12
+
+
+def test_redundant_constraints_give_the_same_motion_and_least_norm_multipliers(mechanism, rng):
+    model, constraints, q0 = mechanism
+    qd = project_velocity(model, q0, rng.normal(size=3), constraints)
+    tau = rng.normal(size=3)
+    qdd, lam = constrained_forward_dynamics(model, q0, qd, tau, constraints)
+    qdd_twice, lam_twice = constrained_forward_dynamics(model, q0, qd, tau, constraints * 2)
+    assert_close(qdd_twice, qdd, rtol=1e-9)
+    assert_close(lam_twice, np.concatenate([lam, lam]) / 2, rtol=1e-9)  # the load shared equally
+
+
+def test_stacked_form_refuses_dependent_loops_and_massless_subtrees():
+    model, constraints, q0 = four_bar()
+    with pytest.raises(ValueError, match=r"loop-constraint Jacobian A has rank 2, expected 4 .*the stacked matrix "
+                                         r"needs independent loop constraints"):
         stacked_forward_dynamics(model, q0, np.zeros(3), np.zeros(3), constraints=constraints * 2)
+    truss, pin, q = stretched_truss()
+    with pytest.raises(ValueError, match="loop-constraint Jacobian A has rank 1, expected 2"):
+        stacked_forward_dynamics(truss, q, np.zeros(2), np.zeros(2), constraints=pin)
+    chain = dl.planar_chain(2)
+    inertias = np.stack([chain.inertias[0], np.zeros((6, 6))])
+    massless = dl.Model(chain.parent, chain.joints, chain.placements, inertias)
+    with pytest.raises(ValueError, match=r"stacked matrix is singular; the mass matrix H has rank 1, expected 2 "
+                                         r"\(smallest eigenvalue \S+ of the largest\): a joint moves a subtree"):
+        stacked_forward_dynamics(massless, np.zeros(2), np.zeros(2), np.zeros(2))
 
 
 def test_dependent_motion_satisfies_the_constraints(mechanism, rng):

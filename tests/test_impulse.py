@@ -76,6 +76,20 @@ def test_propagation_matrices_pass_nothing_along_the_joint_motions(chain, rng):
         assert_close(kin.s[i].T @ res.Phi[i], np.zeros((kin.s[i].shape[1], 6)), scale=scale)
 
 
+def test_propagation_matrices_follow_eq_25(chain, rng):
+    """Phi_i = (1 - I_i Lambda_inv_i) Phi_{i+1} (note 000 eq. 25), which the library evaluates as
+    (1 + I_i Psi_i)^-1 P_i^T Phi_{i+1}: the transposed step of the mobility recursion."""
+    q, qd, _ = random_state(chain, rng)
+    kin = dl.forward_kinematics(chain, q, qd)
+    I = dl.world_inertias(chain, kin)
+    res = dl.impulse_propagation(chain, q, qd, random_contact(chain, kin, chain.n_bodies - 1, rng), 0.5)
+    Phi_next = np.eye(6)
+    for i in reversed(range(chain.n_bodies)):
+        terms = np.abs(I[i]).max() * np.abs(res.Lambda_inv[i]).max() * np.abs(Phi_next).max()  # 1 - I L cancels
+        assert_close(res.Phi[i], (np.eye(6) - I[i] @ res.Lambda_inv[i]) @ Phi_next, rtol=1e-9, scale=terms)
+        Phi_next = res.Phi[i]
+
+
 def test_contact_mobility_is_J_Hinv_JT_of_the_whole_chain(chain, rng):
     """Lambda_inv[k] of the response includes the bodies outboard of the contact body."""
     q, qd, _ = random_state(chain, rng)

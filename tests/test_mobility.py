@@ -41,12 +41,41 @@ def test_mobility_bias_is_the_free_tip_acceleration_of_each_sub_chain(chain, rng
         assert_close(mob.b[k - 1], a_true - dl.gravity_acceleration(chain), rtol=1e-8)
 
 
+def test_the_symmetric_and_printed_forms_are_one_recursion(chain, rng):
+    """Psi = P Lambda_inv P^T (default) and note 000's Psi = P Lambda_inv give the same mobility and bias."""
+    q, qd, tau = random_state(chain, rng)
+    f_ext = rng.normal(size=(chain.n_bodies, 6))
+    sym, printed = (dl.articulated_mobility(chain, q, qd, tau, f_ext, form=form) for form in ("symmetric", "printed"))
+    assert_close(sym.Lambda_inv, printed.Lambda_inv, rtol=1e-9)
+    assert_close(sym.b, printed.b, rtol=1e-8)
+    kin = dl.forward_kinematics(chain, q)
+    I = dl.world_inertias(chain, kin)
+    for i in range(chain.n_bodies):
+        s = kin.s[i]
+        P = np.eye(6) - s @ np.linalg.solve(s.T @ I[i] @ s, s.T @ I[i])
+        assert_close(sym.Psi[i], sym.Psi[i].T, rtol=1e-12)
+        parent = np.abs(sym.Lambda_inv[i - 1]).max() if i else 0.0
+        assert_close(sym.Psi[i], printed.Psi[i] @ P.T, rtol=1e-8, scale=(1 + np.abs(P).max()) ** 2 * parent)
+        eig = np.linalg.eigvals(np.eye(6) + sym.Psi[i] @ I[i])
+        assert np.abs(eig.imag).max() < 1e-9 * np.abs(eig).max() and eig.real.min() > 1 - 1e-9
+
+
+def test_the_two_forms_agree_exactly_on_the_example_of_note_000():
+    m, L = sp.symbols("m L", positive=True)
+    two_link = dl.alexiou_two_link(m, L)
+    qd, tau = np.array(sp.symbols("thetadot_1:3"), dtype=object), np.array(sp.symbols("tau_1:3"), dtype=object)
+    sym, printed = (dl.articulated_mobility(two_link, [0, 0], qd, tau, form=form) for form in ("symmetric", "printed"))
+    assert_exact(sym.Lambda_inv, printed.Lambda_inv)
+    assert_exact(sym.b, printed.b)
+
+
 def test_chain_splitting_equals_aba_at_every_split(chain, rng):
     q, qd, tau = random_state(chain, rng)
     f_ext = rng.normal(size=(chain.n_bodies, 6))
     expected = dl.aba(chain, q, qd, tau, f_ext)
     for split in range(chain.n_bodies + 1):
-        assert_close(dl.split_chain_dynamics(chain, q, qd, tau, split, f_ext), expected, rtol=1e-8)
+        for form in ("printed", "symmetric"):
+            assert_close(dl.split_chain_dynamics(chain, q, qd, tau, split, f_ext, form), expected, rtol=1e-8)
 
 
 def test_impulse_propagation_equals_the_joint_space_answer_on_every_body(chain, rng):
@@ -91,13 +120,43 @@ def test_contact_impulse_works_on_branched_trees(tree, rng):
 
 
 def test_a_contact_line_the_chain_cannot_move_along_is_rejected():
-    """A stretched planar chain pushed along its own length: n^T Lambda_inv n = 0."""
+    """A stretched planar chain pushed along its own length: n^T Lambda_inv n = 0, although Lambda_inv has rank 2."""
     model = dl.planar_chain(2)
     n = dl.contact_line([2.0, 0, 0], [1.0, 0, 0])
-    with pytest.raises(ValueError, match="contact line cannot be moved by the chain at body 1"):
+    message = (r"contact line cannot be moved by the chain at body 1: the effective mobility n\^T Lambda_inv n = "
+               r"\S+, \S+ of \|n\|\^2 times the largest singular value of Lambda_inv, so it has rank 0 of 1 along n "
+               r"\(Lambda_inv itself has rank 2 of 6\)\. The contact direction cannot be moved by any joint")
+    with pytest.raises(ValueError, match=message):
         dl.impulse_propagation(model, [0.0, 0.0], [1.0, 0.0], n, 0.5)
-    with pytest.raises(ValueError, match="contact line cannot be moved"):
+    with pytest.raises(ValueError, match=message):
         dl.contact_impulse(model, [0.0, 0.0], [1.0, 0.0], n, 0.5, 1)
+    locked = dl.Model((-1,), (dl.Joint("fixed"),), np.eye(4)[None], model.inertias[:1])
+    with pytest.raises(ValueError, match=r"n\^T Lambda_inv n = 0 and Lambda_inv = 0\. The contact direction"):
+        dl.impulse_propagation(locked, [], [], n, 0.5)
+    # just off the line the chain yields, a little: no error
+    tilted = dl.contact_line([2.0, 0, 0], [1.0, 1e-3, 0])
+    assert dl.impulse_propagation(model, [0.0, 0.0], [1.0, 0.0], tilted, 0.5).J > 0
+
+
+def test_a_body_without_inertia_along_its_joint_is_refused_with_the_rank_it_lost():
+    """A massless body has D = s^T I s = 0: the sub-chain ending at it, or bodies riding along, would be unbounded."""
+    chain = dl.planar_chain(2)
+    z, qd = np.zeros(2), np.array([1.0, 0.0])
+    inertias = np.stack([chain.inertias[0], np.zeros((6, 6))])
+    massless_tip = dl.Model(chain.parent, chain.joints, chain.placements, inertias)
+    n = dl.contact_line([2.0, 0, 0], [0.0, 1.0, 0])
+    own = r"D = s\^T I s of body 1 has rank 0, expected 1 \(eigenvalues \[0\]\): body 1 has no inertia along"
+    for call in (lambda: dl.articulated_mobility(massless_tip, z),
+                 lambda: dl.split_chain_dynamics(massless_tip, z, z, z, 2),
+                 lambda: dl.impulse_propagation(massless_tip, z, qd, n, 0.5)):
+        with pytest.raises(ValueError, match=own):
+            call()
+    rider = r"D = s\^T I s of joint 1 has rank 0, expected 1 .*: bodies 1 to 1, which ride along with the contact body"
+    with pytest.raises(ValueError, match=rider):
+        dl.impulse_propagation(massless_tip, z, qd, dl.contact_line([1.0, 0, 0], [0.0, 1.0, 0]), 0.5, body=0)
+    ball = dl.Model((-1,), (dl.Joint("spherical"),), np.eye(4)[None], np.zeros((1, 6, 6)))
+    with pytest.raises(ValueError, match=r"D = s\^T I s of body 0 has rank 0, expected 3"):
+        dl.articulated_mobility(ball, dl.neutral_configuration(ball))
 
 
 def test_mobility_and_impulse_input_errors(tree):
@@ -112,9 +171,8 @@ def test_mobility_and_impulse_input_errors(tree):
         dl.impulse_propagation(chain, z, z, np.zeros(6), 0.5, body=5)
     with pytest.raises(ValueError, match="contact must be a 6-vector"):
         dl.impulse_propagation(chain, z, z, np.zeros(3), 0.5)
-    massless = dl.Model(chain.parent, chain.joints, chain.placements, np.zeros((2, 6, 6)))
-    with pytest.raises(ValueError, match="no inertia along its joint"):
-        dl.articulated_mobility(massless, z)
+    with pytest.raises(ValueError, match="form must be 'symmetric' or 'printed'"):
+        dl.articulated_mobility(chain, z, form="transposed")
 
 
 # --- point mobility, mobility ellipses and ranks ---------------------------------------------------
@@ -195,9 +253,11 @@ def test_mobility_rank_counts_the_freedoms_between_body_and_base(rng):
 
 
 def test_a_stretched_planar_chain_loses_one_rank():
-    """Body 3 loses a rank when joints 1-3 are collinear (q_2 = 0), whatever its own angle q_3."""
+    """Body 3 loses a rank when joints 1-3 are collinear (q_2 = 0), whatever its own angle q_3; nothing raises."""
     model = dl.planar_chain(3)
-    assert mobility_spectrum(model, [0.4, 0.0, 0.0]).rank.tolist() == [1, 2, 2]
+    spec = mobility_spectrum(model, [0.4, 0.0, 0.0])
+    assert spec.rank.tolist() == [1, 2, 2]
+    assert spec.singular_values[2, 2] < 1e-12 * spec.singular_values[2, 0] < spec.singular_values[1, 1]
     assert mobility_spectrum(model, [0.4, 0.0, 0.3]).rank.tolist() == [1, 2, 2]
     assert mobility_spectrum(model, [0.4, 0.3, 0.0]).rank.tolist() == [1, 2, 3]
     tip = dl.forward_kinematics(model, [0.4, 0.0, 0.0]).p[2] + [np.cos(0.4), np.sin(0.4), 0]
