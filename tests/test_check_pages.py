@@ -12,6 +12,7 @@ pytestmark = pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="
 BROKEN = """<html><head><script src="https://cdn.example.com/x.js"></script></head><body>
 <div class="math">\\[ x^2 \\]</div><img src="missing.png">
 <a href="https://mybinder.org/v2/gh/o/r/main?urlpath=tree/chapters/other.ipynb">launch</a>
+<a href="https://mybinder.org">Binder, a link in the prose</a>
 <script>console.error("boom"); undefinedFunction();</script></body></html>"""
 
 
@@ -34,6 +35,7 @@ def test_a_broken_page_is_reported_on_every_count(tmp_path, check_pages):
     for problem in ("console error: boom", "page error: undefinedFunction", "HTTP 404", "math not typeset",
                     "image did not load", "no .ipynb download link", "a Binder button opens another notebook"):
         assert problem in found
+    assert found.count("a Binder button") == 1  # the launch button; a link to mybinder.org in the prose is fine
     assert failures["search.html"] == ["searching for 'articulated' found nothing"]
     assert offsite == ["https://cdn.example.com/x.js"]
     assert (tmp_path / "chapters__bad.jpg").exists()

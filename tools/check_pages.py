@@ -114,7 +114,7 @@ def check_page(context, base, page, shots):
             problems.append("no .ipynb download link")
         elif urlopen(urljoin(base + page, link.first.get_attribute("href"))).status != 200:
             problems.append("the .ipynb download link is broken")
-    binder = browser_page.locator('a[href*="mybinder.org"]').all()
+    binder = browser_page.locator('a[href*="mybinder.org/v2/"]').all()  # launch buttons, not prose links
     problems += binder_problems(page, [a.get_attribute("href") for a in binder])
     shot = shots / (page.replace("/", "__").removesuffix(".html") + ".jpg")
     browser_page.screenshot(path=str(shot), full_page=True, type="jpeg", quality=60)
