@@ -110,8 +110,7 @@ def cross3(a, b):
     """
     a, b = as_array(a, "a"), as_array(b, "b")
     if a.shape == b.shape == (3,) and a.dtype == b.dtype == float:  # one pair of floats: plain arithmetic
-        (ax, ay, az), (bx, by, bz) = a.tolist(), b.tolist()
-        out = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx  # _cross3_parts, inlined
+        out = _cross3_parts(a.tolist(), b.tolist())
         if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
             return np.array(out)
     return _product(_cross3_parts, a, b, 3, "a", "b")
@@ -212,15 +211,7 @@ def cross_motion(v, m):
     """
     v, m = as_array(v, "v"), as_array(m, "m")
     if v.shape == m.shape == (6,) and v.dtype == m.dtype == float:  # one pair of floats: plain arithmetic
-        (vx, vy, vz, wx, wy, wz), (lx, ly, lz, ax, ay, az) = v.tolist(), m.tolist()
-        out = (  # _motion_parts, inlined: this runs once per body in the dynamics algorithms
-            wy * lz - wz * ly + vy * az - vz * ay,
-            wz * lx - wx * lz + vz * ax - vx * az,
-            wx * ly - wy * lx + vx * ay - vy * ax,
-            wy * az - wz * ay,
-            wz * ax - wx * az,
-            wx * ay - wy * ax,
-        )
+        out = _motion_parts(v.tolist(), m.tolist())  # this runs once per body in the dynamics algorithms
         if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
             return np.array(out)
     return _product(_motion_parts, v, m, 6, "v", "m")
@@ -252,15 +243,7 @@ def cross_force(v, f):
     """
     v, f = as_array(v, "v"), as_array(f, "f")
     if v.shape == f.shape == (6,) and v.dtype == f.dtype == float:  # one pair of floats: plain arithmetic
-        (vx, vy, vz, wx, wy, wz), (fx, fy, fz, nx, ny, nz) = v.tolist(), f.tolist()
-        out = (  # _force_parts, inlined: this runs once per body in the dynamics algorithms
-            wy * fz - wz * fy,
-            wz * fx - wx * fz,
-            wx * fy - wy * fx,
-            vy * fz - vz * fy + wy * nz - wz * ny,
-            vz * fx - vx * fz + wz * nx - wx * nz,
-            vx * fy - vy * fx + wx * ny - wy * nx,
-        )
+        out = _force_parts(v.tolist(), f.tolist())
         if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
             return np.array(out)
     return _product(_force_parts, v, f, 6, "v", "f")
