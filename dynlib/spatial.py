@@ -108,12 +108,7 @@ def cross3(a, b):
     -------
     ndarray, shape (..., 3)
     """
-    a, b = as_array(a, "a"), as_array(b, "b")
-    if a.shape == b.shape == (3,) and a.dtype == b.dtype == float:  # one pair of floats: plain arithmetic
-        out = _cross3_parts(a.tolist(), b.tolist())
-        if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
-            return np.array(out)
-    return _product(_cross3_parts, a, b, 3, "a", "b")
+    return _product(_cross3_parts, as_array(a, "a"), as_array(b, "b"), 3, "a", "b")
 
 
 def _cross3_parts(a, b):
@@ -126,8 +121,14 @@ def _product(parts, a, b, n, a_name, b_name):
     """A product of (stacks of) float or sympy n-vectors given by its components ``parts(a, b)``.
 
     Shapes are checked, and the result: NaN or infinity in an input always reaches it, so
-    :func:`check_result` checks the inputs too (and catches an overflow).
+    :func:`check_result` checks the inputs too (and catches an overflow).  One pair of float
+    vectors, as the dynamics algorithms pass once per body, takes plain Python arithmetic and
+    one test of a sum.
     """
+    if a.shape == b.shape == (n,) and a.dtype == b.dtype == float:
+        out = parts(a.tolist(), b.tolist())
+        if sum(out) * 0.0 == 0.0:  # finite (else the general path below explains)
+            return np.array(out)
     check_shape(a, (n,), a_name)
     check_shape(b, (n,), b_name)
     if a.shape[:-1] != b.shape[:-1]:
@@ -209,12 +210,7 @@ def cross_motion(v, m):
     -------
     ndarray, shape (..., 6)
     """
-    v, m = as_array(v, "v"), as_array(m, "m")
-    if v.shape == m.shape == (6,) and v.dtype == m.dtype == float:  # one pair of floats: plain arithmetic
-        out = _motion_parts(v.tolist(), m.tolist())  # this runs once per body in the dynamics algorithms
-        if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
-            return np.array(out)
-    return _product(_motion_parts, v, m, 6, "v", "m")
+    return _product(_motion_parts, as_array(v, "v"), as_array(m, "m"), 6, "v", "m")
 
 
 def _motion_parts(v, m):
@@ -241,12 +237,7 @@ def cross_force(v, f):
     -------
     ndarray, shape (..., 6)
     """
-    v, f = as_array(v, "v"), as_array(f, "f")
-    if v.shape == f.shape == (6,) and v.dtype == f.dtype == float:  # one pair of floats: plain arithmetic
-        out = _force_parts(v.tolist(), f.tolist())
-        if sum(out) * 0.0 == 0.0:  # finite: one test on this fast path (else the general path explains)
-            return np.array(out)
-    return _product(_force_parts, v, f, 6, "v", "f")
+    return _product(_force_parts, as_array(v, "v"), as_array(f, "f"), 6, "v", "f")
 
 
 def _force_parts(v, f):
