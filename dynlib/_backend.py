@@ -82,6 +82,26 @@ def magnitude(x):
     return max(float(np.abs(x).max(initial=0.0)), np.finfo(float).tiny)
 
 
+def quoted(x, floor=0.0, digits=1):
+    """A number as an error message quotes it: ``digits`` significant figures (one by default), or
+    ``below <floor>`` when ``|x| <= floor``.
+
+    Below a round-off floor the digits of a result change with the machine's BLAS kernel; a
+    message that a notebook prints (and nbval compares) must say the same thing everywhere.
+    ``floor`` is the tolerance the caller decides with, so "below 1e-10" also says why the value
+    counts as zero.
+    """
+    x = float(x)
+    if floor > 0 and abs(x) <= floor:
+        return f"below {floor:.0e}"
+    return f"{x:.{digits}g}"
+
+
+def quoted_list(values, floor=0.0, digits=1):
+    """``[a, b, ...]`` of :func:`quoted` numbers, for eigenvalues and principal moments."""
+    return "[" + ", ".join(quoted(v, floor, digits) for v in np.ravel(values)) + "]"
+
+
 def is_exactly_zero(x):
     """Entrywise: is a symbolic ``x`` exactly zero after simplification (floats such as 0.0 count)?"""
     sp = _sympy()
@@ -101,7 +121,8 @@ def check_spd_matrix(I, n, name="I"):
         raise ValueError(f"{name} must be symmetric")
     eig = np.linalg.eigvalsh(I)
     if eig[0] <= 1e-12 * magnitude(I):
-        raise ValueError(f"{name} must be positive definite; its eigenvalues are {eig.tolist()}")
+        raise ValueError(f"{name} must be positive definite; its eigenvalues are "
+                         f"{quoted_list(eig, 1e-12 * magnitude(I))}")
 
 
 def check_finite(a, name):
@@ -266,7 +287,7 @@ def check_rotation(R, name="R", tol=1e-6):
     if not error <= tol or np.any(np.linalg.det(R) < 0):
         given = R.tolist() if R.ndim == 2 else f"a batch of shape {R.shape}"
         raise ValueError(
-            f"{name} must be a rotation matrix (orthonormal, det +1), got {given} (|R^T R - 1| = {error:.3g})"
+            f"{name} must be a rotation matrix (orthonormal, det +1), got {given} (|R^T R - 1| = {quoted(error)})"
         )
 
 
@@ -374,7 +395,7 @@ def solve_spd(A, b, what="matrix"):
     vector = b.ndim == A.ndim - 1
     if A.shape[-1] == 1:  # one degree of freedom: a division
         if not (A > 0).all():
-            raise ValueError(f"{what} is not positive definite (smallest value {np.min(A):g})")
+            raise ValueError(f"{what} is not positive definite (smallest value {quoted(np.min(A))})")
         return b / A[..., 0] if vector else b / A
     from scipy.linalg import cho_factor, cho_solve
 
@@ -384,7 +405,10 @@ def solve_spd(A, b, what="matrix"):
             return np.linalg.solve(A, b[..., None])[..., 0] if vector else np.linalg.solve(A, b)
         return cho_solve(cho_factor(A), b)
     except np.linalg.LinAlgError:
-        eig = np.linalg.eigvalsh((A + np.swapaxes(A, -1, -2)) / 2) if np.all(np.isfinite(A)) else "not finite"
+        if not np.all(np.isfinite(A)):
+            raise ValueError(f"{what} is not positive definite (it is not finite)") from None
+        eig = np.linalg.eigvalsh((A + np.swapaxes(A, -1, -2)) / 2)
+        eig = quoted_list(eig, 1e-12 * magnitude(eig))
         raise ValueError(f"{what} is not positive definite (eigenvalues {eig})") from None
 
 

@@ -18,9 +18,10 @@ import numpy as np
 from scipy.sparse import coo_array
 from scipy.sparse.linalg import MatrixRankWarning, spsolve
 
-from ._backend import solve_spd
+from ._backend import quoted, solve_spd
 from .articulated import velocity_products
 from .constraints import (
+    RANK_RTOL,
     _bias,
     _check_constraints,
     _dependent_constraints_message,
@@ -117,8 +118,8 @@ def _multipliers(A, Hinv_AT, rhs, scale):
     if not conflict <= 1e-8 * max(scale, np.finfo(float).tiny):
         raise ValueError(
             _dependent_constraints_message(rank, m, ratio) + f"; here the dependent rows ask for conflicting "
-            f"accelerations (mismatch {conflict:.3g}, against terms of size {scale:.3g}), so no finite constraint "
-            "force keeps the loop closed"
+            f"accelerations (mismatch {quoted(conflict)}, against terms of size {quoted(scale)}), so no finite "
+            "constraint force keeps the loop closed"
         )
     return U_r @ np.linalg.solve(U_r.T @ A @ Hinv_AT @ U_r, U_r.T @ rhs)
 
@@ -185,11 +186,11 @@ def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, tau_p
         rank, ratio, _ = _rank(A_p.T)
         raise ValueError(
             f"the passive joints cannot follow these accelerations: A_p^T lambda = tau_r,p - tau_p has no solution "
-            f"(mismatch {mismatch:.3g}), since the passive columns A_p of the constraint Jacobian have rank {rank} "
-            f"for {rhs.size} passive coordinates (smallest singular value {ratio:.1e} of the largest): the mechanism "
-            "has fewer independent constraints than passive coordinates, or is at a singular configuration where "
-            "the constraints cannot hold a passive joint; the prescribed motion is not one the constraints and "
-            "passive joints allow"
+            f"(mismatch {quoted(mismatch)}), since the passive columns A_p of the constraint Jacobian have rank {rank} "
+            f"for {rhs.size} passive coordinates (smallest singular value {quoted(ratio, RANK_RTOL)} of the largest): "
+            "the mechanism has fewer independent constraints than passive coordinates, or is at a singular "
+            "configuration where the constraints cannot hold a passive joint; the prescribed motion is not one the "
+            "constraints and passive joints allow"
         )
     if minimize == "torque":
         if rhs.size:
@@ -378,5 +379,6 @@ def _singular_mass_matrix_message(model, q):
     rank = int(np.sum(eig > 1e-12 * largest)) if largest else 0
     ratio = eig[0] / largest if largest else 0.0
     return (f"the stacked matrix is singular; the mass matrix H has rank {rank}, expected {model.nv} (smallest "
-            f"eigenvalue {ratio:.1e} of the largest)" + (": a joint moves a subtree with no inertia along its motion, "
-            "so a force along it would give an unbounded acceleration" if rank < model.nv else ""))
+            f"eigenvalue {quoted(ratio, 1e-12)} of the largest)"
+            + (": a joint moves a subtree with no inertia along its motion, so a force along it would give an "
+               "unbounded acceleration" if rank < model.nv else ""))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._backend import as_array, is_symbolic, solve, solve_spd, zeros
+from ._backend import as_array, is_symbolic, quoted, solve, solve_spd, zeros
 from .kinematics import _world_jacobian, forward_kinematics, marker_motion
 from .liegroup import log_so3
 from .mass_matrix import crba
@@ -264,7 +264,7 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12, max_iterat
         step[list(fixed)] = 0.0  # exactly, not to round-off
         q = integrate(model, q, step)
     raise ValueError(
-        f"the constraints could not be satisfied from this configuration (max |phi| = {np.abs(phi).max():.3g} "
+        f"the constraints could not be satisfied from this configuration (max |phi| = {quoted(np.abs(phi).max())} "
         f"after {max_iterations} iterations): the loop may be unable to close"
     )
 
@@ -306,9 +306,9 @@ def _rank(A):
 def _dependent_constraints_message(rank, m, ratio, what="the constraint Jacobian A"):
     """The explanation of a constraint Jacobian that has lost rank (used by the solvers that need it)."""
     return (f"{what} has rank {rank}, expected {m} (one per constraint row; smallest singular value "
-            f"{ratio:.1e} of the largest): the constraints are dependent at this configuration, either redundant "
-            "or at a singular configuration of the mechanism, where the loop can move in a direction its "
-            "constraints no longer control and the constraint forces along it are not determined")
+            f"{quoted(ratio, RANK_RTOL)} of the largest): the constraints are dependent at this configuration, "
+            "either redundant or at a singular configuration of the mechanism, where the loop can move in a "
+            "direction its constraints no longer control and the constraint forces along it are not determined")
 
 
 def dependent_motion(model, q, constraints, independent, qd_independent, qdd_independent=None):
@@ -383,7 +383,7 @@ def _check_partition(A, ind, dep):
     if rank < m:
         raise ValueError(
             f"the dependent block A_d of the constraint Jacobian (columns {dep.tolist()}) has rank {rank}, expected "
-            f"{m} (smallest singular value {ratio:.1e} of the largest): the independent coordinates {ind.tolist()} "
-            "cannot drive the mechanism at this configuration, a dead point of the input where the dependent "
-            "joints could move with the inputs held; choose other independent coordinates here"
+            f"{m} (smallest singular value {quoted(ratio, RANK_RTOL)} of the largest): the independent coordinates "
+            f"{ind.tolist()} cannot drive the mechanism at this configuration, a dead point of the input where the "
+            "dependent joints could move with the inputs held; choose other independent coordinates here"
         )

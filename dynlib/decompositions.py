@@ -26,6 +26,7 @@ from ._backend import (
     is_symbolic,
     magnitude,
     promote,
+    quoted,
     solve,
     to_sympy,
 )
@@ -293,7 +294,8 @@ def _check_decomposition(dec):
         error = np.abs(A.T @ B - np.eye(n)).max()
         if not error <= 1e-8 * n * magnitude(A) * magnitude(B):
             raise ValueError(
-                f"dec must have [s U].T @ [T R] = 1 (subspace_decomposition or dual_decomposition), off by {error:.3g}"
+                "dec must have [s U].T @ [T R] = 1 (subspace_decomposition or dual_decomposition), "
+                f"off by {quoted(error)}"
             )
     return s, U, T, R
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, check_finite, check_scalar, exact, eye, is_symbolic, solve, solve_spd, zeros
+from ._backend import as_array, check_finite, check_scalar, exact, eye, is_symbolic, quoted, solve, solve_spd, zeros
 from .articulated import _prepare
 from .kinematics import body_jacobian, forward_kinematics
 from .mass_matrix import crba
@@ -97,15 +97,15 @@ def _impact_magnitude(n, Lambda_inv, v, epsilon, body):
         largest = float(n @ n) * sigma[0]
         if not reach > REACH_RTOL * largest:
             rank = int(np.sum(sigma > 1e-9 * sigma[0])) if sigma[0] > 0 else 0
-            size = " and Lambda_inv = 0"
+            size = "is 0 and Lambda_inv = 0"
             if largest > 0:
-                size = (f", {reach / largest:.1e} of |n|^2 times the largest singular value of Lambda_inv, so it has "
-                        f"rank 0 of 1 along n (Lambda_inv itself has rank {rank} of 6)")
+                size = (f"is {quoted(reach / largest, REACH_RTOL)} of |n|^2 times the largest singular value of "
+                        f"Lambda_inv, so it has rank 0 of 1 along n (Lambda_inv itself has rank {rank} of 6)")
             raise ValueError(
                 f"the contact line cannot be moved by the chain at body {body}: the effective mobility "
-                f"n^T Lambda_inv n = {reach:.3g}{size}. The contact direction cannot be moved by any joint: the line "
-                f"is reciprocal to every joint twist between body {body} and the base, the obstacle meets a rigid "
-                "chain, and no finite impulse obeys the law of contact"
+                f"n^T Lambda_inv n {size}. The contact direction cannot be "
+                f"moved by any joint: the line is reciprocal to every joint twist between body {body} and the base, "
+                "the obstacle meets a rigid chain, and no finite impulse obeys the law of contact"
             )
     return (1 + epsilon) * v_impact / reach, v_impact
 

@@ -26,6 +26,7 @@ from ._backend import (
     check_shape,
     is_symbolic,
     promote,
+    quoted_list,
     simplify,
     zeros,
 )
@@ -79,12 +80,12 @@ def check_rotational_inertia(I_c, name="inertia"):
     moments = np.linalg.eigvalsh(I_c)
     if moments[0] <= 1e-12 * scale:
         raise ValueError(
-            f"{name} must be positive definite; its principal moments are {moments.tolist()}"
+            f"{name} must be positive definite; its principal moments are {quoted_list(moments, 1e-12 * scale, 3)}"
         )
     if moments[0] + moments[1] < moments[2] * (1 - 1e-12):
         raise ValueError(
             f"{name} violates the triangle inequality of principal moments "
-            f"(I1 + I2 >= I3): {moments.tolist()}"
+            f"(I1 + I2 >= I3): {quoted_list(moments, 0, 6)}"
         )
 
 

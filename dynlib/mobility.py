@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._backend import as_array, as_vector, eye, is_symbolic, solve, solve_spd, zeros
+from ._backend import as_array, as_vector, eye, is_symbolic, quoted, quoted_list, solve, solve_spd, zeros
 from .articulated import _prepare, articulated_bodies, velocity_products
 from .energy import gravity_acceleration
 from .model import _check_model
@@ -213,10 +213,10 @@ def _solve_joint_inertia(D, rhs, what, meaning, symbolic=False):
         largest = eig[-1] if eig.size else 1.0
         rank = int(np.sum(eig > RANK_RTOL * largest)) if largest > 0 else 0
         if rank < len(eig):
-            values = ", ".join(f"{e:.3g}" for e in eig)
-            relative = f", smallest/largest {eig[0] / largest:.1e}" if largest > 0 else ""
+            floor = RANK_RTOL * largest if largest > 0 else 0.0
+            relative = f", smallest/largest {quoted(eig[0] / largest, RANK_RTOL)}" if largest > 0 else ""
             raise ValueError(f"D = s^T I s of {what} has rank {rank}, expected {len(eig)} "
-                             f"(eigenvalues [{values}]{relative}): {meaning}")
+                             f"(eigenvalues {quoted_list(eig, floor, 3)}{relative}): {meaning}")
     return solve_spd(D, rhs, f"D = s^T I s of {what}")
 
 

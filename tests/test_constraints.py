@@ -298,8 +298,8 @@ def stretched_truss():
     return chain, [pin], np.zeros(2)
 
 
-DEPENDENT = (r"constraint Jacobian A has rank 1, expected 2 \(one per constraint row; smallest singular value \S+ of "
-             r"the largest\): the constraints are dependent")
+DEPENDENT = (r"constraint Jacobian A has rank 1, expected 2 \(one per constraint row; smallest singular value below "
+             r"1e-10 of the largest\): the constraints are dependent")
 
 
 def test_a_singular_configuration_is_explained_where_it_must_be_solved():
@@ -354,7 +354,7 @@ def test_stacked_form_refuses_dependent_loops_and_massless_subtrees():
     inertias = np.stack([chain.inertias[0], np.zeros((6, 6))])
     massless = dl.Model(chain.parent, chain.joints, chain.placements, inertias)
     with pytest.raises(ValueError, match=r"stacked matrix is singular; the mass matrix H has rank 1, expected 2 "
-                                         r"\(smallest eigenvalue \S+ of the largest\): a joint moves a subtree"):
+                                         r"\(smallest eigenvalue below 1e-12 of the largest\): a joint moves"):
         stacked_forward_dynamics(massless, np.zeros(2), np.zeros(2), np.zeros(2))
 
 
