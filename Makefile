@@ -57,7 +57,7 @@ book: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check dynlib tests tools benchmarks
 
-unit: $(VENV)/.installed-test
+unit: $(VENV)/.installed-test /usr/bin/chromium
 	$(BIN)/python -m pytest -q -n 2
 
 # The notebooks run with no network (tools/offline.sh): a stored output cannot depend on one.
@@ -65,7 +65,7 @@ notebooks: $(VENV)/.installed-test
 	tools/offline.sh $(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg chapters exercises book
 
-student: $(VENV)/.installed
+student: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/python tools/coursework.py student _build/student
 
 grade: $(VENV)/.installed
@@ -78,7 +78,7 @@ TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-reco
 /usr/bin/latexmk:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(TEX_PACKAGES)
 
-pdf: $(VENV)/.installed /usr/bin/latexmk
+pdf: $(VENV)/.installed /usr/bin/latexmk $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/jupyter-book build . --builder pdflatex $(BOOK_FLAGS)
 	@if grep -q "There were undefined references" _build/latex/book.log; then \
 		grep "Reference .* undefined" _build/latex/book.log | sort -u; echo "undefined cross-references in the PDF"; exit 1; fi
@@ -88,10 +88,10 @@ pdf: $(VENV)/.installed /usr/bin/latexmk
 /usr/bin/chromium:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
-browser: $(VENV)/.installed-test /usr/bin/chromium
+browser: $(VENV)/.installed-test /usr/bin/chromium book
 	$(BIN)/python tools/check_pages.py _build/html
 
-test: lint /usr/bin/chromium unit notebooks book browser student pdf
+test: lint unit notebooks book browser student pdf
 
 fuzz: $(VENV)/.installed
 	$(BIN)/python tools/fuzz.py --cases 20000 --seed 0
