@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import dynlib as dl
-from dynlib.checks import relative_close
+from dynlib.course.checks import relative_close
 
 KINDS = ["revolute", "prismatic", "helical", "spherical", "translational", "free", "fixed"]
 

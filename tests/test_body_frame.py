@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 
 import dynlib as dl
-from dynlib.body_frame import aba_body_frame, rnea_body_frame
+from dynlib.algorithms.body_frame import aba_body_frame, rnea_body_frame
 
 from conftest import assert_close, assert_exact, random_state
 

@@ -5,13 +5,14 @@ import pytest
 import sympy as sp
 
 import dynlib as dl
-from dynlib.constrained_dynamics import (
+from dynlib.algorithms.constrained_dynamics import (
     constrained_forward_dynamics,
     constrained_inverse_dynamics,
+    project_velocity,
     stacked_forward_dynamics,
     stacked_system,
 )
-from dynlib.constraints import (
+from dynlib.multibody.loops import (
     PLANAR_POINT_AXES,
     LoopConstraint,
     constraint_bias,
@@ -19,9 +20,8 @@ from dynlib.constraints import (
     constraint_residual,
     dependent_motion,
     project_configuration,
-    project_velocity,
 )
-from dynlib.mechanisms import body_outlines, four_bar, piston_crank, prescribed_motion
+from dynlib.multibody.mechanisms import body_outlines, four_bar, piston_crank, prescribed_motion
 
 from conftest import assert_close, assert_exact, random_state
 

@@ -1,10 +1,10 @@
-"""dynlib.exercises: the messages a student sees, for each way an answer can be wrong."""
+"""dynlib.course.exercises: the messages a student sees, for each way an answer can be wrong."""
 
 import numpy as np
 import pytest
 import sympy as sp
 
-from dynlib.exercises import ExerciseFeedback, answered, check_answer, check_function, check_property
+from dynlib.course.exercises import ExerciseFeedback, answered, check_answer, check_function, check_property
 
 
 def reference(x):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import dynlib as dl
+import dynlib.spatial.rotations
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("fuzz", ROOT / "tools" / "fuzz.py")
@@ -90,14 +91,14 @@ Pair = namedtuple("Pair", "good bad")
     [
         (returns_nan, "non-finite value at result without an error"),
         (lambda: Pair(np.ones(2), [0.0, np.inf]), r"non-finite value at result.bad[1]"),
-        (lambda: dl.Kinematics(np.eye(3)[None], np.array([[np.nan, 0.0, 0.0]]), ()), "result.p"),
+        (lambda: dl.Kinematics(np.eye(3)[None], np.array([[np.nan, 0.0, 0.0]]), (), np.zeros((1, 6, 6))), "result.p"),
         (raises_key_error, "KeyError at tests/test_fuzz.py"),
         (raises_empty_value_error, "empty message"),
         (leaks_numpy_value_error, "ValueError leaked from"),
         (raises_linalg_error, "LinAlgError"),
         (lambda: dl.unit_axis(None + 1), "TypeError leaked from tests/test_fuzz.py"),
     ],
-    ids=["nan", "inf-in-namedtuple", "nan-in-dataclass", "key-error", "empty-message", "leaked-numpy",
+    ids=["nan", "inf-in-namedtuple", "nan-in-kinematics", "key-error", "empty-message", "leaked-numpy",
          "linalg-error", "python-type-error"],
 )
 def test_the_classifier_catches_planted_faults(func, found):
@@ -113,7 +114,7 @@ def test_the_classifier_catches_a_hang():
 
 def test_the_classifier_flags_python_messages_passed_on_by_dynlib(monkeypatch):
     # a dynlib function that lets Python's own TypeError through names no argument
-    monkeypatch.setattr(dl.rotations, "_as_quaternion", lambda q, name: None)
+    monkeypatch.setattr(dynlib.spatial.rotations, "_as_quaternion", lambda q, name: None)
     outcome, detail = fuzz.classify(dl.quaternion_conjugate, ([0.0, 0.0, 0.0, 1.0],))
     assert outcome == "unexpected" and "Python's message" in detail
 

@@ -6,8 +6,8 @@ import pytest
 import sympy as sp
 
 import dynlib as dl
-from dynlib.inverse_dynamics import joint_wrenches, rnea_vectors
-from dynlib.mass_matrix import composite_inertias
+from dynlib.algorithms.inverse_dynamics import joint_wrenches, rnea_vectors
+from dynlib.algorithms.mass_matrix import composite_inertias
 
 from conftest import assert_close, assert_exact, random_state
 

@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 
 import dynlib as dl
-from dynlib.mobility import mobility_ellipse, mobility_spectrum, point_mobility
+from dynlib.algorithms.mobility import mobility_ellipse, mobility_spectrum, point_mobility
 
 from conftest import assert_close, assert_exact, random_state
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import dynlib as dl
-import dynlib.plotting as dp
+import dynlib.course.plotting as dp
 
 from conftest import assert_close
 

@@ -114,6 +114,6 @@ def test_the_command_line_reports_and_fails(tmp_path, capsys):
     (0.0, 0.0, 1, "0"),
 ])
 def test_error_messages_quote_numbers_without_round_off_digits(value, floor, digits, text):
-    from dynlib._backend import quoted
+    from dynlib.core.backend import quoted
 
     assert quoted(value, floor, digits) == text

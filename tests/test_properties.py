@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import dynlib as dl
-from dynlib.body_frame import aba_body_frame, rnea_body_frame
+from dynlib.algorithms.body_frame import aba_body_frame, rnea_body_frame
 
 from conftest import assert_close
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import dynlib as dl
-from dynlib.simulation import _chart_rate, step_explicit_euler
+from dynlib.algorithms.simulation import _chart_rate, step_explicit_euler
 
 from conftest import assert_close
 

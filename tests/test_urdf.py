@@ -50,7 +50,7 @@ def test_rpy_is_roll_then_pitch_then_yaw_about_fixed_axes():
 
 def test_the_arm_matches_pinocchios_own_urdf_parser(rng):
     pin = pytest.importorskip("pinocchio")
-    text = resources.files("dynlib").joinpath("data", "iiwa14.urdf").read_text()
+    text = resources.files("dynlib.multibody").joinpath("data", "iiwa14.urdf").read_text()
     reference = pin.buildModelFromXML(text)
     reference.gravity = pin.Motion(np.array([0, 0, -9.81, 0, 0, 0]))
     data = reference.createData()

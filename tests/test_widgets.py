@@ -4,7 +4,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-import dynlib.widgets as dw
+import dynlib.course.widgets as dw
 
 from conftest import assert_close
 

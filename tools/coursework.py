@@ -7,7 +7,7 @@ An exercise page (``exercises/*.ipynb``) is a sequence of exercises.  Each one i
 3. the solution: every cell between the ``{solution-start}`` and ``{solution-end}`` markdown
    cells (hidden behind a toggle in the book);
 4. check cells: the code cells after ``{solution-end}`` up to the next exercise.  They call
-   :mod:`dynlib.exercises` and raise ``ExerciseFeedback`` when the answer is wrong.
+   :mod:`dynlib.course.exercises` and raise ``ExerciseFeedback`` when the answer is wrong.
 
 The *answers* of an exercise are the names its solution defines and its check cells use.
 The student version replaces the solution by a prompt and a stub that defines every answer:

@@ -1057,6 +1057,7 @@ def run(cases=DEFAULT_CASES, seed=0, time_limit=TIME_LIMIT, only=None, verbose=F
     unexpected : list of (case index, function, summary, detail)
     """
     out = out or sys.stdout
+    dl.compile_kernels()  # compile first: the time limit is for the calls, not for numba
     counts, unexpected = defaultdict(Counter), []
     indices = range(cases) if only is None else [only]
     for index in indices:

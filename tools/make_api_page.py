@@ -8,54 +8,62 @@ import importlib
 import pathlib
 
 SECTIONS = [
-    ("spatial", "Spatial vectors and Plücker transforms"),
-    ("conventions", "Orders and planar components"),
-    ("inertia", "Spatial inertia"),
-    ("rotations", "Rotations and quaternions"),
-    ("liegroup", "The Lie group SE(3)"),
-    ("screws", "Screws"),
-    ("projective", "Planar points, lines and percussion"),
-    ("decompositions", "Subspace decompositions of a joint"),
-    ("joints", "Joints"),
-    ("model", "The model"),
-    ("builders", "Model builders"),
-    ("urdf", "Robots from URDF files"),
-    ("mechanisms", "Closed mechanisms"),
-    ("kinematics", "Kinematics"),
-    ("energy", "Energy and momentum"),
-    ("inverse_dynamics", "Inverse dynamics"),
-    ("mass_matrix", "Mass matrix"),
-    ("articulated", "Articulated-body and hybrid dynamics"),
-    ("body_frame", "Kim's body-frame recursions"),
-    ("mobility", "Articulated mobility and chain splitting"),
-    ("impulse", "Impulses"),
-    ("constraints", "Loop constraints"),
-    ("constrained_dynamics", "Constrained dynamics"),
-    ("simulation", "Simulation"),
-    ("checks", "Comparisons for checks"),
-    ("listing", "Showing the library's source"),
-    ("plotting", "Drawing (``dynlib.plotting``)"),
-    ("widgets", "Interactive explorers (``dynlib.widgets``)"),
-    ("exercises", "Feedback for exercises (``dynlib.exercises``)"),
+    ("dynlib.spatial.algebra", "Spatial vectors and Plücker transforms"),
+    ("dynlib.spatial.conventions", "Orders and planar components"),
+    ("dynlib.spatial.inertia", "Spatial inertia"),
+    ("dynlib.spatial.rotations", "Rotations and quaternions"),
+    ("dynlib.spatial.liegroup", "The Lie group SE(3)"),
+    ("dynlib.spatial.screws", "Screws"),
+    ("dynlib.spatial.projective", "Planar points, lines and percussion"),
+    ("dynlib.spatial.decompositions", "Subspace decompositions of a joint"),
+    ("dynlib.multibody.joints", "Joints"),
+    ("dynlib.multibody.model", "The model and its states"),
+    ("dynlib.multibody.builders", "Model builders"),
+    ("dynlib.multibody.urdf", "Robots from URDF files"),
+    ("dynlib.multibody.kinematics", "Kinematics"),
+    ("dynlib.multibody.loops", "Loop constraints"),
+    ("dynlib.multibody.mechanisms", "Closed mechanisms"),
+    ("dynlib.algorithms.energy", "Energy and momentum"),
+    ("dynlib.algorithms.inverse_dynamics", "Inverse dynamics"),
+    ("dynlib.algorithms.mass_matrix", "Mass matrix"),
+    ("dynlib.algorithms.articulated", "Articulated-body and hybrid dynamics"),
+    ("dynlib.algorithms.body_frame", "Kim's body-frame recursions"),
+    ("dynlib.algorithms.mobility", "Articulated mobility and chain splitting"),
+    ("dynlib.algorithms.impulse", "Impulses"),
+    ("dynlib.algorithms.constrained_dynamics", "Constrained dynamics"),
+    ("dynlib.algorithms.simulation", "Simulation"),
+    ("dynlib.algorithms.warm_up", "Compiling the kernels"),
+    ("dynlib.course.checks", "Comparisons for checks"),
+    ("dynlib.course.listing", "Showing the library's source"),
+    ("dynlib.course.plotting", "Drawing (``dynlib.course.plotting``)"),
+    ("dynlib.course.widgets", "Interactive explorers (``dynlib.course.widgets``)"),
+    ("dynlib.course.exercises", "Feedback for exercises (``dynlib.course.exercises``)"),
 ]
-SUBMODULES = {"plotting", "widgets", "exercises"}  # imported on their own, not re-exported by dynlib
+SUBMODULES = {"dynlib.course.plotting", "dynlib.course.widgets", "dynlib.course.exercises"}  # not in dl.*
 
 INTRO = """# API reference
 
 Every public function and class of `dynlib`, generated from the docstrings that the tests
 run. Each entry gives shapes, the equation it implements and the source-note equations it
-follows; the [notation page](notation.md) fixes the conventions. With `import dynlib as dl`
-everything below is `dl.<name>`, except the drawing helpers of `dynlib.plotting` and the
-exercise checks of `dynlib.exercises`.
+follows; the [notation page](notation.md) fixes the conventions. The library is layered:
+`dynlib.spatial` (Part I), `dynlib.multibody` (models and kinematics), `dynlib.algorithms`
+(Parts II-III) and `dynlib.course` (the book's tools), each importing only from those before it.
+With `import dynlib as dl` everything below is `dl.<name>`, except the drawing helpers of
+`dynlib.course.plotting`, the explorers of `dynlib.course.widgets` and the exercise checks of
+`dynlib.course.exercises`.
+
+An algorithm has a *door* (``dl.rnea``: it checks its inputs once, handles batches and symbols)
+and a *kernel* (``dl.rnea_passes``: the loop over bodies of one state that the chapter lists, compiled
+for floats and run as Python for sympy).
 """
 
 
 def page():
     parts = [INTRO]
     for module_name, title in SECTIONS:
-        module = importlib.import_module(f"dynlib.{module_name}")
-        namespace = f"dynlib.{module_name}" if module_name in SUBMODULES else "dynlib"
-        parts.append(f"\n## {title}\n\n```{{eval-rst}}\n.. automodule:: dynlib.{module_name}\n   :no-members:\n\n"
+        module = importlib.import_module(module_name)
+        namespace = module_name if module_name in SUBMODULES else "dynlib"
+        parts.append(f"\n## {title}\n\n```{{eval-rst}}\n.. automodule:: {module_name}\n   :no-members:\n\n"
                      f".. currentmodule:: {namespace}\n")
         for name in module.__all__:
             obj = getattr(module, name)

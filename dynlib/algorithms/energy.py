@@ -1,0 +1,105 @@
+"""Mass properties of a whole tree: world-frame inertias, energy, momentum, centre of mass.
+
+Chapter: *Spatial inertia and the Newton–Euler equations*; Alexiou (1999) "Power and
+Energy" (``K = v·I v / 2``); Lecture 4 "Spatial Momentum".
+"""
+
+from __future__ import annotations
+
+from ..core.backend import matvec
+from ..multibody.kinematics import centres_of_mass, forward_kinematics, world_inertias
+from ..multibody.model import check_velocity
+
+__all__ = [
+    "system_kinetic_energy",
+    "system_potential_energy",
+    "system_energy",
+    "system_momentum",
+    "system_centre_of_mass",
+]
+
+
+def system_kinetic_energy(model, q, qd):
+    """Kinetic energy ``sum_i v_i·I_i v_i / 2`` of all bodies.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,) or (..., nq)
+    qd : array_like, shape (nv,) or (..., nv)
+
+    Returns
+    -------
+    float or sympy expression, or ndarray of shape (...) for a batch
+    """
+    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd", batch=True))
+    return (kin.v * matvec(world_inertias(model, kin), kin.v)).sum(axis=(-2, -1)) / 2
+
+
+def system_potential_energy(model, q):
+    """Gravitational potential energy ``-sum_i m_i g·c_i`` (zero when every centre of mass is at the origin).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,) or (..., nq)
+
+    Returns
+    -------
+    float or sympy expression, or ndarray of shape (...) for a batch
+    """
+    com = centres_of_mass(model, forward_kinematics(model, q))
+    return -(model.mass * (com @ model.gravity)).sum(axis=-1)
+
+
+def system_energy(model, q, qd):
+    """Total mechanical energy (kinetic plus gravitational potential).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,) or (..., nq)
+    qd : array_like, shape (nv,) or (..., nv)
+
+    Returns
+    -------
+    float or sympy expression, or ndarray of shape (...) for a batch
+    """
+    return system_kinetic_energy(model, q, qd) + system_potential_energy(model, q)
+
+
+def system_momentum(model, q, qd):
+    """Total spatial momentum ``sum_i I_i v_i`` (world frame, about the origin; force-type 6-vector).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,) or (..., nq)
+    qd : array_like, shape (nv,) or (..., nv)
+
+    Returns
+    -------
+    ndarray, shape (6,) or (..., 6)
+    """
+    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd", batch=True))
+    return matvec(world_inertias(model, kin), kin.v).sum(axis=-2)
+
+
+def system_centre_of_mass(model, q):
+    """Mass and centre of mass of the whole tree.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,) or (..., nq)
+
+    Returns
+    -------
+    mass : float
+    com : ndarray, shape (3,) or (..., 3)
+    """
+    com = centres_of_mass(model, forward_kinematics(model, q))
+    mass = model.mass.sum()
+    return mass, (model.mass[:, None] * com).sum(axis=-2) / mass
+
+

@@ -1,0 +1,171 @@
+"""The joint-space inertia (mass) matrix by the composite-rigid-body algorithm, and forward
+dynamics by a Cholesky solve with it (the cross-check of the articulated-body algorithm).
+
+Chapter: *Inverse dynamics: the recursive Newton–Euler algorithm* (``ch-inverse-dynamics``), section
+on the mass matrix; Featherstone (2008) §6.2, Table 6.2 (here in world coordinates); Kim (2012)
+eq. 32 (``M qdd + b = tau``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.backend import solve_spd
+from ..core.compile import kernel, prange, run
+from ..multibody.kinematics import body_kinematics, check_kinematics
+from ..multibody.model import check_state
+from .inverse_dynamics import state_inverse_dynamics
+
+__all__ = [
+    "composite_inertias",
+    "crba",
+    "crba_passes",
+    "forward_dynamics_crba",
+]
+
+
+@kernel
+def crba_passes(m, q):
+    """The joint-space inertia matrix of one state: composite inertias, then a walk up the ancestors.
+
+    Parameters
+    ----------
+    m : ModelArrays
+        The model's arrays (``model.arrays``).
+    q : ndarray, shape (nq,)
+
+    Returns
+    -------
+    H : ndarray, shape (nv, nv)
+
+    References
+    ----------
+    Chapter *Inverse dynamics* (the mass matrix); Featherstone (2008) Table 6.2, in world coordinates.
+    """
+    R, p, s, I = body_kinematics(m, q)
+    n, nv = m.parent.shape[0], m.v_start[m.parent.shape[0]]
+    Ic = I.copy()
+    for i in range(n - 1, -1, -1):                     # composite inertias, tips to base
+        if m.parent[i] >= 0:
+            Ic[m.parent[i]] += Ic[i]
+    H = np.zeros((nv, nv), dtype=q.dtype)
+    for i in range(n):
+        di = slice(m.v_start[i], m.v_start[i + 1])
+        F = Ic[i] @ s[di].T                            # the force that moves joint i alone: Ic_i s_i
+        H[di, di] = s[di] @ F
+        j = m.parent[i]
+        while j >= 0:                                  # up the ancestors: H_ji = s_j^T F_i
+            dj = slice(m.v_start[j], m.v_start[j + 1])
+            H[dj, di] = s[dj] @ F
+            H[di, dj] = H[dj, di].T
+            j = m.parent[j]
+    return H
+
+
+@kernel
+def crba_batch(m, q):
+    """:func:`crba_passes` for a batch of configurations (first axis), in parallel."""
+    nv = m.v_start[m.parent.shape[0]]
+    H = np.zeros((q.shape[0], nv, nv))
+    for b in prange(q.shape[0]):
+        H[b] = crba_passes(m, q[b])
+    return H
+
+
+def composite_inertias(model, kin):
+    """World-frame inertia of every subtree frozen into one rigid body: ``Ic_i = I_i + sum Ic_children``.
+
+    Parameters
+    ----------
+    model : Model
+    kin : Kinematics
+        From :func:`dynlib.forward_kinematics` for the same configuration.
+
+    Returns
+    -------
+    ndarray, shape (n, 6, 6) or (..., n, 6, 6)
+        ``Ic[i]`` is the sum of the world-frame inertias of body ``i`` and all its
+        descendants (world frame, about the origin, so inertias simply add).
+
+    References
+    ----------
+    Featherstone (2008) §6.2 (composite rigid bodies).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import forward_kinematics, planar_chain
+    >>> model = planar_chain(3)
+    >>> kin = forward_kinematics(model, [0.1, 0.2, 0.3])
+    >>> bool(np.allclose(composite_inertias(model, kin)[0], kin.I.sum(axis=0)))
+    True
+    """
+    check_kinematics(model, kin)
+    Ic = kin.I.copy()
+    for i in reversed(range(model.n_bodies)):  # tips to base
+        if model.parent[i] >= 0:
+            Ic[..., model.parent[i], :, :] += Ic[..., i, :, :]
+    return Ic
+
+
+def crba(model, q):
+    """Joint-space inertia matrix ``H(q)`` (kinetic energy ``qd·H qd / 2``), in O(n d) on a tree of depth d.
+
+    Every subtree frozen rigid has the composite inertia ``Ic_i``; the force that gives joint ``i``
+    alone a unit acceleration, ``F_i = Ic_i s_i``, loads every joint ``j`` on the path to the base:
+    ``H_ji = s_j^T F_i`` (:func:`crba_passes`).
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,) or (..., nq)
+        A leading batch of configurations gives a batch of matrices.
+
+    Returns
+    -------
+    ndarray, shape (nv, nv) or (..., nv, nv)
+        Symmetric; positive definite when no subtree is massless along its joint.
+
+    References
+    ----------
+    Chapter *Inverse dynamics* (the mass matrix); Featherstone (2008) §6.2, Table 6.2; Kim (2012) eq. 32.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import planar_chain
+    >>> H = crba(planar_chain(1, length=2.0, mass=3.0), [0.7])
+    >>> bool(np.isclose(H[0, 0], 3.0 * 2.0**2 / 3))       # a rod about its end: m L^2 / 3
+    True
+    """
+    return state_mass_matrix(check_state(model, q))
+
+
+def state_mass_matrix(state):
+    """``H`` of a checked state (:func:`dynlib.check_state`)."""
+    return run(crba_passes, crba_batch, state.m, (state.q,), state.batch, state.symbolic)
+
+
+def forward_dynamics_crba(model, q, qd, tau, f_ext=None):
+    """Joint accelerations from ``H qdd = tau - C`` with a Cholesky factorisation of ``H``.
+
+    An O(n^3) alternative to :func:`dynlib.aba`, kept as its cross-check.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,) or (..., nq)
+    qd, tau : array_like, shape (nv,) or (..., nv)
+    f_ext : array_like, shape (n, 6) or (..., n, 6), optional
+
+    Returns
+    -------
+    ndarray, shape (nv,) or (..., nv)
+
+    Raises
+    ------
+    ValueError
+        If ``H`` is not positive definite (a massless subtree).
+    """
+    state = check_state(model, q, qd=qd, tau=tau, f_ext=f_ext)
+    return solve_spd(state_mass_matrix(state), state.tau - state_inverse_dynamics(state)[0], "the mass matrix H")

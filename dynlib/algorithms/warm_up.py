@@ -1,0 +1,48 @@
+"""Compile every kernel once, before timing or fuzzing: the first call of a kernel pays its compilation.
+
+Compiled code is cached on disk, so after the first session this only loads it.
+
+Chapter: *Inverse dynamics* (cost section) and the performance page.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.compile import COMPILED
+from ..multibody.builders import random_tree
+from ..multibody.kinematics import forward_kinematics
+from ..multibody.model import random_configuration, random_velocity
+from .articulated import aba, articulated_bodies, hybrid_dynamics
+from .impulse import contact_line, impulse_propagation
+from .inverse_dynamics import rnea
+from .mass_matrix import crba
+from .mobility import articulated_mobility, split_chain_dynamics
+
+__all__ = ["compile_kernels"]
+
+
+def compile_kernels():
+    """Run every compiled algorithm once on a small chain with every kind of joint (one state and a batch).
+
+    Returns
+    -------
+    bool
+        True when the kernels are compiled (numba installed), False when they run as Python.
+    """
+    chain = random_tree(7, 0, kinds=["revolute", "prismatic", "helical", "spherical", "translational", "free", "fixed"],
+                        branching=0.0)
+    rng = np.random.default_rng(0)
+    q, qd, tau = random_configuration(chain, rng), random_velocity(chain, rng), random_velocity(chain, rng)
+    batch = np.stack([q, q]), np.stack([qd, qd]), np.stack([tau, tau])
+    for args in ((q, qd, tau), batch):
+        forward_kinematics(chain, args[0], args[1], args[2])
+        rnea(chain, *args)
+        crba(chain, args[0])
+        aba(chain, *args)
+        articulated_bodies(chain, *args)
+    hybrid_dynamics(chain, q, qd, tau, tau, [True, False] * 3 + [True])
+    articulated_mobility(chain, q, qd, tau)
+    split_chain_dynamics(chain, q, qd, tau, 3)
+    impulse_propagation(chain, q, qd, contact_line([0.0, 0.0, 0.0], [0.0, 1.0, 0.0]), 0.5)
+    return COMPILED

@@ -1,0 +1,383 @@
+"""Kernels: one Python text, compiled by numba for floats and run as Python for sympy.
+
+Every algorithm of dynlib has a *door*, which checks its inputs once, and a *kernel*, which trusts
+them: a plain loop over the bodies of one state, on arrays indexed by body, in the symbols of the
+chapter's algorithm box.  :func:`kernel` compiles that text with numba (cached on disk) when numba
+is installed (:func:`compiled`); the kernel itself stays the plain Python function, which runs
+unchanged on numpy object arrays of sympy expressions (exact derivations) and on floats when numba
+is missing.
+
+What differs between floats and sympy inside a kernel goes through a few functions defined here or
+beside the public function they speed up, each registered with :func:`compiled_as`: the Python
+version serves sympy (and the uncompiled path), the registered one is what numba compiles.
+
+- ``A @ B`` on float arrays compiles to plain loops (:func:`small_matmul`): the 3- and 6-vectors
+  of the algorithms are far too small for a BLAS call to pay.
+- :func:`cos`, :func:`sin`: ``math`` for floats, sympy for expressions.
+- :func:`solve_joint`: ``D^-1 rhs`` for a joint's small symmetric positive definite ``D``, by
+  Cholesky, or a :class:`SingularJointInertia` naming the joint.
+
+Chapter: *Inverse dynamics* (cost section) and the performance page; the kernels themselves are
+listed in the chapters of their algorithms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import math
+import operator
+import os
+import pathlib
+import warnings
+
+import numpy as np
+
+from .backend import is_symbolic, quoted, quoted_list, solve, solve_spd, sympy_module
+
+__all__ = [
+    "COMPILED",
+    "kernel",
+    "compiled",
+    "run",
+    "prange",
+    "compiled_as",
+    "cos",
+    "sin",
+    "solve_joint",
+    "identity",
+    "SingularJointInertia",
+    "small_matmul",
+]
+
+try:  # the compiler is optional: without it every kernel runs as plain Python
+    if os.environ.get("DYNLIB_COMPILE", "1") == "0":
+        raise ImportError("DYNLIB_COMPILE=0")
+    import numba
+    from numba import types as _types
+    from numba.extending import overload as _overload
+except ImportError:
+    numba = None
+
+#: True when the kernels are compiled (numba is installed and ``DYNLIB_COMPILE`` is not ``0``).
+COMPILED = numba is not None
+_warned = []
+
+
+def _source_stamp():
+    """A hash of every source file of dynlib (and numba's version): the freshness of every kernel's cache.
+
+    numba dates a cached kernel by its own file only, but a compiled kernel contains the kernels it
+    calls from other files; so a change anywhere in dynlib retires every cached kernel.
+    """
+    digest = hashlib.sha256(numba.__version__.encode() if numba is not None else b"")
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+_PACKAGE = pathlib.Path(__file__).resolve().parents[1]
+
+if numba is not None:
+    from numba.core import caching as _caching
+
+    _STAMP = _source_stamp()
+
+    class _DynlibLocatorMixin:
+        """Cache dynlib's kernels beside their modules (or in the user's cache), dated by all of dynlib."""
+
+        def get_source_stamp(self):
+            return _STAMP
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            inside = os.path.abspath(py_file).startswith(str(_PACKAGE) + os.sep)
+            return super().from_function(py_func, py_file) if inside else None
+
+    class _InTreeLocator(_DynlibLocatorMixin, _caching.InTreeCacheLocator):
+        pass
+
+    class _UserWideLocator(_DynlibLocatorMixin, _caching.UserWideCacheLocator):
+        pass
+
+    _caching.CacheImpl._locator_classes[:0] = [_InTreeLocator, _UserWideLocator]
+
+
+class _Uncompiled:
+    """A kernel without a compiler: calling it runs the Python text, with one warning per session."""
+
+    def __init__(self, func):
+        self.py_func = func
+
+    def __call__(self, *args):
+        if not _warned:
+            _warned.append(True)
+            warnings.warn("numba is not installed: dynlib runs its kernels as plain Python, correct but slower "
+                          "(pip install numba to compile them)", RuntimeWarning, stacklevel=3)
+        return self.py_func(*args)
+
+
+def kernel(func):
+    """Mark a kernel: the function stays plain Python, and compiled kernels that call it compile its text.
+
+    A kernel is a loop over the bodies of one state in the symbols of its algorithm box; it
+    trusts its inputs (its door checked them).  Run it as it is on sympy object arrays, or
+    through :func:`compiled` on floats.
+    """
+    if numba is not None:
+        _overload(func, jit_options={"cache": True})(_typer(func, func))
+    return func
+
+
+_compiled = {}
+
+
+def compiled(func, parallel=False):
+    """The compiled form of a kernel for float arrays (numba, cached on disk), made on first use.
+
+    Without numba it is the kernel itself, which warns once that it runs uncompiled.
+    ``parallel`` lets numba spread a batch function's ``prange`` loop over the cores.
+    """
+    key = (func, parallel)
+    if key not in _compiled:
+        if numba is None:
+            _compiled[key] = _Uncompiled(func)
+        else:
+            _compiled[key] = numba.njit(cache=True, parallel=parallel)(func)
+    return _compiled[key]
+
+
+def run(kernel_, batch_kernel, m, states, batch=(), symbolic=False):
+    """Run a kernel on one state, or its batch function on a batch of states.
+
+    ``states`` are the per-state arrays, each with ``batch`` leading axes; ``m`` (the model's
+    arrays) is shared.  A symbolic state runs the kernel's Python text; a float state its compiled
+    form; a batch is flattened to ``(B, ...)`` for ``batch_kernel`` (a compiled, parallel loop over
+    the states that calls the kernel) and its results get the batch axes back.
+    """
+    if symbolic:
+        return kernel_(m, *states)
+    if not batch:  # C-contiguous writeable arrays: one compiled version serves every call
+        return compiled(kernel_)(m, *(_plain(x) for x in states))
+    flat = [_plain(x.reshape((-1,) + x.shape[len(batch):])) for x in states]
+    out = compiled(batch_kernel, parallel=True)(m, *flat)
+    if isinstance(out, tuple):
+        return tuple(x.reshape(batch + x.shape[1:]) for x in out)
+    return out.reshape(batch + out.shape[1:])
+
+
+def _plain(x):
+    return np.require(x, requirements=("C", "W")) if isinstance(x, np.ndarray) else x
+
+
+def prange(*args):
+    """``range`` for the loop over the states of a batch; numba runs its iterations in parallel."""
+    return range(*args)
+
+
+if numba is not None:
+    prange = numba.prange  # noqa: F811
+
+
+def compiled_as(public):
+    """Register a function as what numba compiles in place of ``public`` (a no-op without numba).
+
+    ``public`` keeps serving Python callers; inside a compiled kernel numba calls the
+    registered function instead, for float arguments.
+    """
+    def register(impl):
+        if numba is not None:
+            _overload(public, jit_options={"cache": True})(_typer(public, impl))
+        return impl
+    return register
+
+
+def _typer(public, impl):
+    """numba's typing function for an overload of ``public``: same parameters, returns ``impl``."""
+    namespace = {"impl": impl}
+    exec(f"def typer{inspect.signature(public)}:\n    return impl", namespace)  # noqa: S102
+    return namespace["typer"]
+
+
+def cos(x):
+    """Cosine of a float or a sympy expression (one number)."""
+    return sympy_module().cos(x) if is_symbolic(x) else math.cos(x)
+
+
+def sin(x):
+    """Sine of a float or a sympy expression (one number)."""
+    return sympy_module().sin(x) if is_symbolic(x) else math.sin(x)
+
+
+@compiled_as(cos)
+def _cos(x):
+    return math.cos(x)
+
+
+@compiled_as(sin)
+def _sin(x):
+    return math.sin(x)
+
+
+class SingularJointInertia(ValueError):
+    """A joint's ``D = s^T I s`` is not positive definite: what moves along the joint has no inertia.
+
+    ``joint`` is the index of the joint (and of its body); ``D`` the matrix, when the Python text
+    raised it (compiled code knows only the index).  The algorithm's door turns it into an error
+    message that says what it means there (:meth:`message`).
+    """
+
+    def __init__(self, joint, D=None):
+        super().__init__(joint)
+        self.joint, self.D = joint, D
+
+    def message(self, what, meaning, rerun=None):
+        """``what`` (with ``{j}`` for the joint) has rank r, expected k (eigenvalues ...): ``meaning``.
+
+        ``rerun`` is a function that repeats the failing call as Python, to recover ``D`` when
+        the compiled code raised.
+        """
+        D = self.D
+        if D is None and rerun is not None:
+            try:
+                rerun()
+            except SingularJointInertia as err:
+                D = err.D
+        what = what.format(j=self.joint)
+        if D is None or is_symbolic(D):
+            return f"{what} is not positive definite: {meaning.format(j=self.joint)}"
+        eig = np.linalg.eigvalsh((D + D.T) / 2) if np.all(np.isfinite(D)) else np.full(len(D), np.nan)
+        largest = eig[-1] if eig.size and eig[-1] > 0 else 0.0
+        rank = int(np.sum(eig > 1e-12 * largest)) if largest > 0 else 0
+        relative = f", smallest/largest {quoted(eig[0] / largest, 1e-12)}" if largest > 0 else ""
+        return (f"{what} has rank {rank}, expected {len(eig)} (eigenvalues {quoted_list(eig, 1e-12 * largest, 3)}"
+                f"{relative}): {meaning.format(j=self.joint)}")
+
+
+def solve_joint(D, rhs, joint):
+    """``D^-1 rhs`` for the small symmetric positive definite ``D = s^T I s`` of joint ``joint``.
+
+    ``rhs`` is a vector or a matrix with ``D.shape[0]`` rows.  Raises :class:`SingularJointInertia`
+    when ``D`` has lost rank (an eigenvalue at most ``1e-12`` of the largest; exact sympy LDL for
+    symbols).
+    """
+    if D.shape[0] == 0:
+        return rhs.copy()
+    if not is_symbolic(D) and np.all(np.isfinite(D)):
+        eig = np.linalg.eigvalsh((D + D.T) / 2)
+        if not eig[0] > 1e-12 * max(eig[-1], 0.0) or not eig[-1] > 0:
+            raise SingularJointInertia(joint, D)
+    try:
+        return solve_spd(D, rhs, f"D = s^T I s of joint {joint}")
+    except ValueError:
+        raise SingularJointInertia(joint, D) from None
+
+
+@compiled_as(solve_joint)
+def _solve_joint(D, rhs, joint):
+    """Cholesky ``D = L L^T`` in plain loops (``D`` is at most 6 x 6), then two triangular solves."""
+    k = D.shape[0]
+    if k == 0:
+        return rhs.copy()
+    L = np.zeros((k, k))
+    scale = 0.0
+    for r in range(k):
+        scale = max(scale, abs(D[r, r]))
+    for r in range(k):
+        for c in range(r + 1):
+            acc = D[r, c]
+            for j in range(c):
+                acc -= L[r, j] * L[c, j]
+            if r == c:
+                if not acc > 1e-12 * scale:
+                    raise SingularJointInertia(joint)
+                L[r, r] = math.sqrt(acc)
+            else:
+                L[r, c] = acc / L[c, c]
+    x = rhs.copy()
+    flat = x.reshape((k, -1))
+    for col in range(flat.shape[1]):
+        for r in range(k):
+            acc = flat[r, col]
+            for j in range(r):
+                acc -= L[r, j] * flat[j, col]
+            flat[r, col] = acc / L[r, r]
+        for r in range(k - 1, -1, -1):
+            acc = flat[r, col]
+            for j in range(r + 1, k):
+                acc -= L[j, r] * flat[j, col]
+            flat[r, col] = acc / L[r, r]
+    return x
+
+
+@compiled_as(solve)
+def _solve_compiled(A, b, what="matrix"):
+    return np.linalg.solve(A, b)
+
+
+@kernel
+def identity(n, like):
+    """The n x n identity with the dtype of ``like``: floats, or exact integer ones for sympy arrays."""
+    E = np.zeros((n, n), dtype=like.dtype)
+    for k in range(n):
+        E[k, k] = 1
+    return E
+
+
+def small_matmul(A, B):
+    """``A @ B`` as numba compiles it for float arrays of the algorithms' small sizes: plain loops.
+
+    Matrix-vector, vector-matrix, matrix-matrix and dot products of float64 arrays; larger
+    products (over 64 entries on a side) go to numpy's BLAS.
+    """
+    return A @ B
+
+
+if numba is not None:
+
+    @_overload(operator.matmul, jit_options={"cache": True})
+    def _matmul_overload(A, B):
+        if not (isinstance(A, _types.Array) and isinstance(B, _types.Array)):
+            return None
+        if A.dtype != _types.float64 or B.dtype != _types.float64:
+            return None
+        if A.ndim == 2 and B.ndim == 1:
+            def impl(A, B):
+                out = np.zeros(A.shape[0])
+                for r in range(A.shape[0]):
+                    acc = 0.0
+                    for c in range(A.shape[1]):
+                        acc += A[r, c] * B[c]
+                    out[r] = acc
+                return out
+            return impl
+        if A.ndim == 1 and B.ndim == 2:
+            def impl(A, B):
+                out = np.zeros(B.shape[1])
+                for c in range(B.shape[1]):
+                    acc = 0.0
+                    for r in range(B.shape[0]):
+                        acc += A[r] * B[r, c]
+                    out[c] = acc
+                return out
+            return impl
+        if A.ndim == 2 and B.ndim == 2:
+            def impl(A, B):
+                if A.shape[0] > 64 or B.shape[1] > 64:
+                    return np.dot(np.ascontiguousarray(A), np.ascontiguousarray(B))
+                out = np.zeros((A.shape[0], B.shape[1]))
+                for r in range(A.shape[0]):
+                    for j in range(A.shape[1]):
+                        a = A[r, j]
+                        for c in range(B.shape[1]):
+                            out[r, c] += a * B[j, c]
+                return out
+            return impl
+        if A.ndim == 1 and B.ndim == 1:
+            def impl(A, B):
+                acc = 0.0
+                for r in range(A.shape[0]):
+                    acc += A[r] * B[r]
+                return acc
+            return impl
+        return None

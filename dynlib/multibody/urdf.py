@@ -1,0 +1,214 @@
+"""Read a robot from a URDF file: links with inertials, and revolute, continuous, prismatic and fixed joints.
+
+URDF places each joint frame in its parent link's frame (``<origin xyz rpy>``), turns or slides
+about ``<axis>`` in that frame, and makes the child link's frame the joint's moving frame:
+exactly the model's convention, so ``placements[i]`` is the joint origin and the joint axis is
+used as given.  A link's ``<inertial>`` gives its mass, centre of mass and rotational inertia
+in a frame at ``<origin>`` in the link frame.
+
+Fixed joints are merged: the child's inertia is added to its parent's (the URDF's ``world``
+and tool-flange links disappear this way), and joints below it are re-placed in the parent's
+frame.  The root link is fixed to the world at the identity; its own inertia plays no part.
+Joint limits, damping, friction, visuals and collisions are not part of rigid-body dynamics
+and are ignored; floating, planar and mimic joints are rejected.
+
+Chapter: *Inverse dynamics* (the 7-dof arm); the benchmark.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from importlib import resources
+from os import PathLike
+from pathlib import Path
+
+import numpy as np
+
+from ..spatial.algebra import motion_transform
+from ..spatial.inertia import spatial_inertia, transform_inertia
+from ..spatial.liegroup import homogeneous
+from ..spatial.rotations import rotation_from_rpy
+from .joints import prismatic, revolute
+from .model import Model
+
+__all__ = ["load_urdf", "kuka_iiwa14"]
+
+URDF_GRAVITY = (0.0, 0.0, -9.81)  # URDF robots are described with z up
+
+
+def _floats(text, count, what):
+    try:
+        values = [float(v) for v in text.split()]
+    except ValueError:
+        raise ValueError(f"{what} must be {count} numbers, got {text!r}") from None
+    if len(values) != count or not np.all(np.isfinite(values)):
+        raise ValueError(f"{what} must be {count} finite numbers, got {text!r}")
+    return np.array(values)
+
+
+def _origin(element, what):
+    """The 4x4 pose of an ``<origin>`` child (identity when absent)."""
+    origin = element.find("origin")
+    if origin is None:
+        return np.eye(4)
+    xyz = _floats(origin.get("xyz", "0 0 0"), 3, f"{what} origin xyz")
+    rpy = _floats(origin.get("rpy", "0 0 0"), 3, f"{what} origin rpy")
+    return homogeneous(rotation_from_rpy(*rpy), xyz)
+
+
+def _link_inertia(link):
+    """Spatial inertia of a link about its own frame (zeros for a link without ``<inertial>``)."""
+    inertial = link.find("inertial")
+    name = link.get("name")
+    if inertial is None:
+        return np.zeros((6, 6))
+    mass_element, inertia_element = inertial.find("mass"), inertial.find("inertia")
+    if mass_element is None or inertia_element is None:
+        raise ValueError(f"link {name!r}: <inertial> needs <mass> and <inertia>")
+    mass = _floats(mass_element.get("value", ""), 1, f"link {name!r} mass")[0]
+    keys = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+    missing = [k for k in keys if inertia_element.get(k) is None]
+    if missing:
+        raise ValueError(f"link {name!r}: <inertia> is missing {', '.join(missing)}")
+    xx, xy, xz, yy, yz, zz = (_floats(inertia_element.get(k), 1, f"link {name!r} inertia {k}")[0] for k in keys)
+    I_frame = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    T = _origin(inertial, f"link {name!r} inertial")
+    R, c = T[:3, :3], T[:3, 3]
+    try:
+        return spatial_inertia(mass, c, R @ I_frame @ R.T)
+    except ValueError as exc:
+        raise ValueError(f"link {name!r}: {exc}") from None
+
+
+def _joint(element):
+    """The dynlib joint of a URDF ``<joint>`` (None for a fixed one)."""
+    kind, name = element.get("type"), element.get("name")
+    if kind == "fixed":
+        return None
+    if kind not in ("revolute", "continuous", "prismatic"):
+        raise ValueError(f"joint {name!r}: type {kind!r} is not supported "
+                         f"(expected revolute, continuous, prismatic or fixed)")
+    if element.find("mimic") is not None:
+        raise ValueError(f"joint {name!r}: mimic joints are not supported")
+    axis_element = element.find("axis")
+    axis = np.array([1.0, 0.0, 0.0]) if axis_element is None else _floats(
+        axis_element.get("xyz", ""), 3, f"joint {name!r} axis")
+    if abs(np.linalg.norm(axis) - 1.0) > 1e-6:
+        raise ValueError(f"joint {name!r}: the axis must be a unit vector, got {axis.tolist()}")
+    return prismatic(axis) if kind == "prismatic" else revolute(axis)
+
+
+def load_urdf(source, gravity=URDF_GRAVITY):
+    """Build a :class:`Model` from a URDF file or string.
+
+    Parameters
+    ----------
+    source : str or path-like
+        A path to a ``.urdf`` file, or the XML text itself.
+    gravity : array_like, shape (3,)
+        World gravity (default ``(0, 0, -9.81)``: URDF robots stand along +z).
+
+    Returns
+    -------
+    Model
+        One body per movable joint, in depth-first order from the root, named after the
+        child links; fixed children are merged into their parents.
+
+    Raises
+    ------
+    ValueError
+        Malformed XML, several roots or a loop, unknown links, unsupported joint types,
+        non-unit axes, or inertias that are not a rigid body's (the message names the link
+        or joint).
+
+    Examples
+    --------
+    >>> text = '''<robot name="pendulum">
+    ...   <link name="base"/>
+    ...   <joint name="hinge" type="continuous">
+    ...     <parent link="base"/><child link="rod"/><axis xyz="0 1 0"/>
+    ...   </joint>
+    ...   <link name="rod"><inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
+    ...     <inertia ixx="0.1" iyy="0.1" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+    ... </robot>'''
+    >>> model = load_urdf(text)
+    >>> model.names, model.nv, model.com[0].tolist()
+    (('rod',), 1, [0.0, 0.0, -0.5])
+    """
+    if not isinstance(source, (str, PathLike)):
+        raise TypeError(f"source must be a path or the URDF text, got {type(source).__name__}")
+    text = str(source)
+    if not text.strip():
+        raise ValueError("source is empty: expected a path or the URDF text")
+    if not text.lstrip().startswith("<"):
+        text = Path(source).read_text()
+    try:
+        robot = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise ValueError(f"not valid URDF XML: {exc}") from None
+    links = {link.get("name"): link for link in robot.findall("link")}
+    joints = robot.findall("joint")
+    child_joint, children = {}, {name: [] for name in links}
+    for joint in joints:
+        parent, child = joint.find("parent"), joint.find("child")
+        if parent is None or child is None:
+            raise ValueError(f"joint {joint.get('name')!r} needs <parent> and <child>")
+        p, c = parent.get("link"), child.get("link")
+        for link_name in (p, c):
+            if link_name not in links:
+                raise ValueError(f"joint {joint.get('name')!r} refers to unknown link {link_name!r}")
+        if c in child_joint:
+            raise ValueError(f"link {c!r} is the child of two joints (URDF describes trees)")
+        child_joint[c] = joint
+        children[p].append(c)
+    roots = [name for name in links if name not in child_joint]
+    if len(roots) != 1:
+        raise ValueError(f"a URDF tree has one root link, found {roots or 'none (a loop)'}")
+
+    parent, body_joints, placements, inertias, names = [], [], [], [], []
+
+    def visit(link_name, body, T_in_body):
+        """Add link_name, rigidly attached at T_in_body to body (-1: the world), and its subtree."""
+        inertia = _link_inertia(links[link_name])
+        if body >= 0:
+            inertias[body] = inertias[body] + transform_inertia(
+                motion_transform(T_in_body[:3, :3], T_in_body[:3, 3]), inertia)
+        for child in children[link_name]:
+            joint = child_joint[child]
+            T_joint = T_in_body @ _origin(joint, f"joint {joint.get('name')!r}")
+            kind = _joint(joint)
+            if kind is None:
+                visit(child, body, T_joint)
+                continue
+            parent.append(body)
+            body_joints.append(kind)
+            placements.append(T_joint)
+            inertias.append(np.zeros((6, 6)))
+            names.append(child)
+            visit(child, len(names) - 1, np.eye(4))
+
+    visit(roots[0], -1, np.eye(4))
+    if not names:
+        raise ValueError("the URDF has no movable joint")
+    return Model(parent, body_joints, np.array(placements), np.array(inertias), gravity=gravity, names=names)
+
+
+def kuka_iiwa14():
+    """The KUKA LBR iiwa 14 R820, a 7-dof arm, from the URDF shipped with dynlib.
+
+    Kinematics and inertial parameters as published for the arm's ROS description
+    (``iiwa_description``, ``iiwa14.urdf.xacro``); no meshes.  The flange (45 mm past joint 7)
+    is a fixed link, merged into link 7.
+
+    Returns
+    -------
+    Model
+        Seven revolute joints, gravity along -z.
+
+    Examples
+    --------
+    >>> arm = kuka_iiwa14()
+    >>> arm.nv, round(float(arm.mass.sum()), 2)
+    (7, 17.5)
+    """
+    return load_urdf(resources.files("dynlib.multibody").joinpath("data", "iiwa14.urdf").read_text())
