@@ -7,8 +7,8 @@ Energy" (``K = v·I v / 2``); Lecture 4 "Spatial Momentum".
 from __future__ import annotations
 
 from ..core.backend import matvec
-from ..multibody.kinematics import centres_of_mass, forward_kinematics, world_inertias
-from ..multibody.model import check_velocity
+from ..multibody.kinematics import centres_of_mass, state_kinematics
+from ..multibody.model import check_state
 
 __all__ = [
     "system_kinetic_energy",
@@ -32,8 +32,16 @@ def system_kinetic_energy(model, q, qd):
     -------
     float or sympy expression, or ndarray of shape (...) for a batch
     """
-    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd", batch=True))
-    return (kin.v * matvec(world_inertias(model, kin), kin.v)).sum(axis=(-2, -1)) / 2
+    return _kinetic(state_kinematics(check_state(model, q, qd=qd)))
+
+
+def _kinetic(kin):
+    return (kin.v * matvec(kin.I, kin.v)).sum(axis=(-2, -1)) / 2
+
+
+def _potential(model, kin):
+    """``-sum_i m_i g·c_i`` for the model of a checked state (exact when the state is symbolic)."""
+    return -(model.mass * (centres_of_mass(model, kin) @ model.gravity)).sum(axis=-1)
 
 
 def system_potential_energy(model, q):
@@ -48,8 +56,8 @@ def system_potential_energy(model, q):
     -------
     float or sympy expression, or ndarray of shape (...) for a batch
     """
-    com = centres_of_mass(model, forward_kinematics(model, q))
-    return -(model.mass * (com @ model.gravity)).sum(axis=-1)
+    state = check_state(model, q)
+    return _potential(state.model, state_kinematics(state))
 
 
 def system_energy(model, q, qd):
@@ -65,7 +73,9 @@ def system_energy(model, q, qd):
     -------
     float or sympy expression, or ndarray of shape (...) for a batch
     """
-    return system_kinetic_energy(model, q, qd) + system_potential_energy(model, q)
+    state = check_state(model, q, qd=qd)
+    kin = state_kinematics(state)
+    return _kinetic(kin) + _potential(state.model, kin)
 
 
 def system_momentum(model, q, qd):
@@ -81,8 +91,8 @@ def system_momentum(model, q, qd):
     -------
     ndarray, shape (6,) or (..., 6)
     """
-    kin = forward_kinematics(model, q, check_velocity(model, qd, "qd", batch=True))
-    return matvec(world_inertias(model, kin), kin.v).sum(axis=-2)
+    kin = state_kinematics(check_state(model, q, qd=qd))
+    return matvec(kin.I, kin.v).sum(axis=-2)
 
 
 def system_centre_of_mass(model, q):
@@ -98,7 +108,9 @@ def system_centre_of_mass(model, q):
     mass : float
     com : ndarray, shape (3,) or (..., 3)
     """
-    com = centres_of_mass(model, forward_kinematics(model, q))
+    state = check_state(model, q)
+    model = state.model
+    com = centres_of_mass(model, state_kinematics(state))
     mass = model.mass.sum()
     return mass, (model.mass[:, None] * com).sum(axis=-2) / mass
 

@@ -25,7 +25,7 @@ from ..core.compile import kernel, prange, run
 from ..spatial.algebra import cross3, cross_motion, inverse_transform, motion_transform, skew
 from ..spatial.inertia import momentum
 from .joints import joint_pose
-from .model import check_body, check_configuration, check_model, check_state
+from .model import check_body, check_model, check_state
 
 __all__ = [
     "Kinematics",
@@ -407,7 +407,7 @@ def body_jacobian(model, q, body, frame="world"):
     body = check_body(model, body)
     if frame not in ("world", "local"):
         raise ValueError(f"frame must be 'world' or 'local', got {frame!r}")
-    kin = forward_kinematics(model, check_configuration(model, q))  # one configuration, not a batch
+    kin = state_kinematics(check_state(model, q, batch=False))  # one configuration, not a batch
     J = world_jacobian(model, kin, body)
     if frame == "local":
         J = inverse_transform(motion_transform(kin.R[body], kin.p[body])) @ J
@@ -431,7 +431,7 @@ def point_jacobian(model, q, body, point):
     """
     body = check_body(model, body)
     check_finite(as_array(point, "point"), "point")
-    kin = forward_kinematics(model, check_configuration(model, q))  # one configuration, not a batch
+    kin = state_kinematics(check_state(model, q, batch=False))  # one configuration, not a batch
     x, _, _ = marker_motion(kin, body, point)
     J = world_jacobian(model, kin, body)
     return J[:3] - skew(x) @ J[3:]
