@@ -148,7 +148,7 @@ class Case:
         k = m.n_bodies - 1
         r = kin.p[k] + kin.R[k] @ m.com[k]
         v_point = kin.v[k][:3] + np.cross(kin.v[k][3:], r)
-        self.contact = dl.contact_line(r, v_point / np.linalg.norm(v_point))
+        self.contact = dl.line_coordinates(r, v_point / np.linalg.norm(v_point))
 
     @property
     def key(self):

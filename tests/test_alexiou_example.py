@@ -32,7 +32,7 @@ def planar(M):
 
 
 def test_eq_30_contact_line_is_the_vertical_line_through_the_tip():
-    assert_exact(dl.planar_components(dl.contact_line(np.array([2 * L, 0, 0], dtype=object), [0, 1, 0])),
+    assert_exact(dl.planar_components(dl.line_coordinates(np.array([2 * L, 0, 0], dtype=object), [0, 1, 0])),
                  [0, 1, 2 * L])
 
 

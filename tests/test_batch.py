@@ -108,7 +108,7 @@ def one_state_calls():
     chain, mech = dl.planar_chain(3), dl.four_bar()
     q3, z3 = np.zeros((5, 3)), np.zeros(3)
     qm, zm, c = np.stack([mech.q0] * 5), np.zeros(mech.model.nv), mech.constraints
-    n = dl.contact_line([3.0, 0.0, 0.0], [1.0, 0.0, 0.0])
+    n = dl.line_coordinates([3.0, 0.0, 0.0], [1.0, 0.0, 0.0])
     return {
         "articulated_mobility": lambda: dl.articulated_mobility(chain, q3, z3),
         "split_chain_dynamics": lambda: dl.split_chain_dynamics(chain, q3, z3, z3, 1),

@@ -27,7 +27,8 @@ def test_public_callables_have_numpydoc_sections(name):
         assert "Parameters" in doc, f"{name}: docstring lacks a Parameters section"
 
 
-MODULES = sorted(m.name for m in pkgutil.walk_packages(dl.__path__, "dynlib.") if not m.name.rsplit(".", 1)[-1].startswith("_"))
+MODULES = sorted(m.name for m in pkgutil.walk_packages(dl.__path__, "dynlib.")
+                 if not m.name.rsplit(".", 1)[-1].startswith("_"))
 
 
 @pytest.mark.parametrize("module", MODULES)

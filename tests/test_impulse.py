@@ -28,7 +28,7 @@ def chain(request):
 
 def random_contact(model, kin, body, rng):
     """A contact line near ``body``, oriented so that the body approaches the obstacle."""
-    n = dl.contact_line(kin.p[body] + rng.normal(scale=0.3, size=3), rng.normal(size=3))
+    n = dl.line_coordinates(kin.p[body] + rng.normal(scale=0.3, size=3), rng.normal(size=3))
     return n if n @ kin.v[body] > 0 else -n
 
 
@@ -125,7 +125,7 @@ def test_energy_lost_exactly_in_the_example_of_note_000():
     model = dl.alexiou_two_link(m, L)
     w1, w2, eps = sp.symbols("thetadot1 thetadot2 epsilon")
     qd = np.array([w1, w2], dtype=object)
-    res = dl.impulse_propagation(model, [0, 0], qd, dl.contact_line(np.array([2 * L, 0, 0], dtype=object),
+    res = dl.impulse_propagation(model, [0, 0], qd, dl.line_coordinates(np.array([2 * L, 0, 0], dtype=object),
                                                                      [0, 1, 0]), eps)
     lost = dl.system_kinetic_energy(model, [0, 0], qd) - dl.system_kinetic_energy(model, [0, 0], qd + res.dqd)
     v = L * (2 * w1 + w2)
@@ -137,7 +137,7 @@ def test_a_rod_struck_at_its_centre_of_percussion_leaves_the_pivot_free():
     m, L, x = sp.symbols("m L x", positive=True)
     rod = dl.serial_chain([m], [L / 2], [L], [dl.planar_link_inertia(m * L**2 / 12)])
     w, eps = sp.symbols("omega epsilon")
-    n = dl.contact_line(np.array([x, 0, 0], dtype=object), [0, 1, 0])
+    n = dl.line_coordinates(np.array([x, 0, 0], dtype=object), [0, 1, 0])
     res = dl.impulse_propagation(rod, [0], np.array([w], dtype=object), n, eps)
     pivot = dl.planar_components(res.ell[0])
     assert sp.solve(sp.simplify(pivot[1]), x) == [2 * L / 3]

@@ -90,7 +90,7 @@ def test_impulse_propagation_is_finite_and_obeys_the_law_of_contact(long_chain):
     model, q, qd = long_chain
     rng = np.random.default_rng(3)
     kin = dl.forward_kinematics(model, q, qd)
-    n = dl.contact_line(kin.p[-1] + 0.1 * rng.normal(size=3), rng.normal(size=3))
+    n = dl.line_coordinates(kin.p[-1] + 0.1 * rng.normal(size=3), rng.normal(size=3))
     n = n if n @ kin.v[-1] > 0 else -n  # the tip approaches the obstacle
     res = dl.impulse_propagation(model, q, qd, n, 0.5)
     for name in ("Phi", "ell", "dqd", "dv", "Lambda_inv"):

@@ -82,7 +82,7 @@ def test_impulse_propagation_equals_the_joint_space_answer_on_every_body(chain, 
     q, qd, _ = random_state(chain, rng)
     kin = dl.forward_kinematics(chain, q, qd)
     for body in range(chain.n_bodies):
-        n = dl.contact_line(kin.p[body] + rng.normal(scale=0.3, size=3), rng.normal(size=3))
+        n = dl.line_coordinates(kin.p[body] + rng.normal(scale=0.3, size=3), rng.normal(size=3))
         res = dl.impulse_propagation(chain, q, qd, n, 0.7, body=body)
         J, dqd = dl.contact_impulse(chain, q, qd, n, 0.7, body)
         assert np.isclose(res.J, J, rtol=1e-9)
@@ -96,7 +96,7 @@ def test_reaction_impulses_balance_momentum_and_do_no_work_on_the_joints(chain, 
     """ell_i - ell_{i+1} = I_i dv_i (eq. 12) and s_i^T ell_i = 0 (frictionless joints)."""
     q, qd, _ = random_state(chain, rng)
     kin = dl.forward_kinematics(chain, q, qd)
-    n = dl.contact_line(kin.p[-1] + rng.normal(scale=0.3, size=3), rng.normal(size=3))
+    n = dl.line_coordinates(kin.p[-1] + rng.normal(scale=0.3, size=3), rng.normal(size=3))
     res = dl.impulse_propagation(chain, q, qd, n, 0.5)
     I = dl.world_inertias(chain, kin)
     outboard = list(res.ell[1:]) + [n * res.J]
@@ -111,7 +111,7 @@ def test_contact_impulse_works_on_branched_trees(tree, rng):
     q, qd, _ = random_state(tree, rng)
     body = tree.n_bodies - 1
     kin = dl.forward_kinematics(tree, q, qd)
-    n = dl.contact_line(kin.p[body], rng.normal(size=3))
+    n = dl.line_coordinates(kin.p[body], rng.normal(size=3))
     J, dqd = dl.contact_impulse(tree, q, qd, n, 1.0, body)
     after = dl.forward_kinematics(tree, q, qd + dqd).v[body]
     assert np.isclose(n @ after, -(n @ kin.v[body]), rtol=1e-9)
@@ -122,7 +122,7 @@ def test_contact_impulse_works_on_branched_trees(tree, rng):
 def test_a_contact_line_the_chain_cannot_move_along_is_rejected():
     """A stretched planar chain pushed along its own length: n^T Lambda_inv n = 0, although Lambda_inv has rank 2."""
     model = dl.planar_chain(2)
-    n = dl.contact_line([2.0, 0, 0], [1.0, 0, 0])
+    n = dl.line_coordinates([2.0, 0, 0], [1.0, 0, 0])
     message = (r"contact line cannot be moved by the chain at body 1: the effective mobility n\^T Lambda_inv n "
                r"is below 1e-12 of \|n\|\^2 times the largest singular value of Lambda_inv, so it has rank 0 of 1 "
                r"along n \(Lambda_inv itself has rank 2 of 6\)\. The contact direction cannot be moved by any joint")
@@ -134,7 +134,7 @@ def test_a_contact_line_the_chain_cannot_move_along_is_rejected():
     with pytest.raises(ValueError, match=r"n\^T Lambda_inv n is 0 and Lambda_inv = 0\. The contact direction"):
         dl.impulse_propagation(locked, [], [], n, 0.5)
     # just off the line the chain yields, a little: no error
-    tilted = dl.contact_line([2.0, 0, 0], [1.0, 1e-3, 0])
+    tilted = dl.line_coordinates([2.0, 0, 0], [1.0, 1e-3, 0])
     assert dl.impulse_propagation(model, [0.0, 0.0], [1.0, 0.0], tilted, 0.5).J > 0
 
 
@@ -144,7 +144,7 @@ def test_a_body_without_inertia_along_its_joint_is_refused_with_the_rank_it_lost
     z, qd = np.zeros(2), np.array([1.0, 0.0])
     inertias = np.stack([chain.inertias[0], np.zeros((6, 6))])
     massless_tip = dl.Model(chain.parent, chain.joints, chain.placements, inertias)
-    n = dl.contact_line([2.0, 0, 0], [0.0, 1.0, 0])
+    n = dl.line_coordinates([2.0, 0, 0], [0.0, 1.0, 0])
     own = r"D = s\^T I s of body 1 has rank 0, expected 1 \(eigenvalues \[0\]\): body 1 has no inertia along"
     for call in (lambda: dl.articulated_mobility(massless_tip, z),
                  lambda: dl.split_chain_dynamics(massless_tip, z, z, z, 2),
@@ -153,7 +153,7 @@ def test_a_body_without_inertia_along_its_joint_is_refused_with_the_rank_it_lost
             call()
     rider = r"D = s\^T I s of joint 1 has rank 0, expected 1 .*: bodies 1 to 1, which ride along with the contact body"
     with pytest.raises(ValueError, match=rider):
-        dl.impulse_propagation(massless_tip, z, qd, dl.contact_line([1.0, 0, 0], [0.0, 1.0, 0]), 0.5, body=0)
+        dl.impulse_propagation(massless_tip, z, qd, dl.line_coordinates([1.0, 0, 0], [0.0, 1.0, 0]), 0.5, body=0)
     ball = dl.Model((-1,), (dl.Joint("spherical"),), np.eye(4)[None], np.zeros((1, 6, 6)))
     with pytest.raises(ValueError, match=r"D = s\^T I s of body 0 has rank 0, expected 3"):
         dl.articulated_mobility(ball, dl.neutral_configuration(ball))
@@ -292,8 +292,10 @@ def test_mobility_agrees_with_pinocchio(rng):
 
 
 def test_point_mobility_and_spectrum_input_errors(tree):
-    with pytest.raises(ValueError, match="Lambda_inv must be a 6x6 articulated mobility"):
+    with pytest.raises(ValueError, match=r"Lambda_inv \(a 6x6 articulated mobility\) must have shape \(6, 6\)"):
         point_mobility(np.eye(3), [0, 0, 0])
+    with pytest.raises(ValueError, match=r"Lambda_inv \(a 6x6 articulated mobility\) must be finite"):
+        point_mobility(np.full((6, 6), np.nan), [0, 0, 0])
     with pytest.raises(ValueError, match="point must have shape"):
         point_mobility(np.eye(6), [0, 0])
     with pytest.raises(TypeError, match="mobility_ellipse needs numbers"):

@@ -47,7 +47,7 @@ def chain():
 
 
 MODEL, Q, QD, TAU = chain()
-CONTACT = dl.contact_line([0.0, 0.0, 0.0], [0.0, 1.0, 0.0])
+CONTACT = dl.line_coordinates([0.0, 0.0, 0.0], [0.0, 1.0, 0.0])
 CALLS = {
     "forward_kinematics": lambda: dl.forward_kinematics(MODEL, Q, QD, TAU),
     "rnea": lambda: dl.rnea(MODEL, Q, QD, TAU),

@@ -405,7 +405,7 @@ def contact_case(case, data):
     epsilon = data.draw(st.sampled_from([0.0, 0.3, 0.7, 1.0]), label="epsilon")
     rng = case.rng(2)
     kin = dl.forward_kinematics(model, q, qd)
-    n = dl.contact_line(kin.p[body] + rng.normal(scale=0.3, size=3), rng.normal(size=3))
+    n = dl.line_coordinates(kin.p[body] + rng.normal(scale=0.3, size=3), rng.normal(size=3))
     H = dl.crba(model, q)
     Jk = dl.body_jacobian(model, q, body)
     Jn = Jk.T @ n

@@ -149,7 +149,7 @@ def test_each_impact_removes_one_minus_eps2_of_the_effective_kinetic_energy():
     for impact in tr.impacts:
         k = np.searchsorted(tr.t, impact.t) - 1
         q, qd = dl.step_rk4(chain, accel, tr.t[k], tr.q[k], tr.qd[k], impact.t - tr.t[k])
-        n = dl.contact_line(dl.marker_motion(dl.forward_kinematics(chain, q), 2, [1.0, 0, 0])[0], [0, -1.0, 0])
+        n = dl.line_coordinates(dl.marker_motion(dl.forward_kinematics(chain, q), 2, [1.0, 0, 0])[0], [0, -1.0, 0])
         Jk = dl.body_jacobian(chain, q, 2)
         m_eff = 1 / (n @ Jk @ np.linalg.solve(dl.crba(chain, q), Jk.T @ n))
         v_imp = n @ Jk @ qd

@@ -69,7 +69,7 @@ def test_states_so_large_that_the_dynamics_overflow(call, name):
 
 def test_missing_velocities_are_named():
     # was TypeError: 'NoneType' object is not subscriptable
-    contact = dl.contact_line([2.0, 0, 0], [0, 1.0, 0])
+    contact = dl.line_coordinates([2.0, 0, 0], [0, 1.0, 0])
     with pytest.raises(TypeError, match="qd must hold real numbers"):
         dl.contact_impulse(CHAIN, Z2, None, contact, 0.5, 1)
     with pytest.raises(TypeError, match="qdd must hold real numbers"):
@@ -85,7 +85,7 @@ def test_missing_velocities_are_named():
      (-0.5, ValueError, r"epsilon .* must be at least 0"), ("half", TypeError, "epsilon .* must be a real number")],
 )
 def test_the_coefficient_of_restitution(epsilon, error, message):
-    contact = dl.contact_line([2.0, 0, 0], [0, 1.0, 0])
+    contact = dl.line_coordinates([2.0, 0, 0], [0, 1.0, 0])
     # was: J = nan (NaN, inf) or an impulse that gains energy (epsilon > 1)
     with pytest.raises(error, match=message):
         dl.impulse_propagation(CHAIN, Z2, [1.0, 0], contact, epsilon)
@@ -106,7 +106,7 @@ def test_symbolic_restitution_still_passes():
 
     e = sp.Symbol("e", nonnegative=True)
     res = dl.impulse_propagation(CHAIN.exact(), [0, 0], np.array([1, 0], dtype=object),
-                                 dl.contact_line([2, 0, 0], [0, 1, 0]), e)
+                                 dl.line_coordinates([2, 0, 0], [0, 1, 0]), e)
     assert sp.simplify(res.v_bounce + e * res.v_impact) == 0
 
 

@@ -328,9 +328,11 @@ def valid_state(rng, model, special=False):
 class Case:
     """One call: the function, its arguments and a one-line summary of what was mutated."""
 
-    def __init__(self, name, func, args, kwargs=None, summary="valid", allow_inf=False, also_documented=()):
+    def __init__(self, name, func, args, kwargs=None, summary="valid", allow_inf=False, also_documented=(),
+                 expect=None):
         self.name, self.func, self.args, self.kwargs = name, func, list(args), dict(kwargs or {})
         self.summary, self.allow_inf, self.also_documented = summary, allow_inf, also_documented
+        self.expect = expect  # (outcome, words the message must hold) for a case whose answer is known
         self.family = None  # set by make_case: the target family the case was drawn for
 
 
@@ -384,7 +386,7 @@ def _contact_extra(with_body):
             point, direction = kin.p[body], rng.normal(size=3)
         else:
             point, direction = rng.normal(size=3), rng.normal(size=3)
-        contact = dl.contact_line(point, direction)
+        contact = dl.line_coordinates(point, direction)
         names = ["q", "qd", "contact", "epsilon"] + (["body"] if with_body else [])
         args = [q, qd, contact, float(rng.uniform(0, 1))] + ([body] if with_body else [])
         kinds = ["q", "array", "array", "scalar"] + (["index"] if with_body else [])
@@ -1010,7 +1012,52 @@ def _urdf_case(rng):
 
 
 #: constructors and the geometry modules: family -> (case generator, weight)
+def _hostile_case(rng):
+    """Inputs an independent hostile-input campaign found mishandled, each with the outcome it must have.
+
+    A NaN or infinity in hybrid dynamics' mask of prescribed joints; a mobility matrix holding NaN;
+    axes and contact lines of size 1e300 (a direction of any finite length is fine; a contact line
+    that large overflows and must be refused for its size, not "cannot be moved by the chain");
+    joint forces or external wrenches without velocities in articulated mobility (they would be
+    ignored); and non-finite values in the arguments of builders that go unused (the last length).
+    """
+    chain = MODELS["revolute chain"]
+    q, qd = np.zeros(chain.nq), np.ones(chain.nv)
+    which = int(rng.integers(6))
+    bad = pick(rng, [np.nan, np.inf, -np.inf])
+    if which == 0:
+        flags = [True] * chain.n_bodies
+        flags[int(rng.integers(chain.n_bodies))] = pick(rng, [np.nan, np.inf, 2.0, -1.0, "yes"])
+        return Case("hybrid_dynamics", dl.hybrid_dynamics, [chain, q, qd, qd, qd, flags], summary="bad mask entry",
+                    expect=("error", "accel_given"))
+    if which == 1:
+        L = dl.articulated_mobility(chain, q).Lambda_inv[-1].copy()
+        L[tuple(rng.integers(6, size=2))] = bad
+        func = pick(rng, [dl.point_mobility, dl.mobility_ellipse])
+        return Case(func.__name__, func, [L, [1.0, 0.0, 0.0]], summary="non-finite mobility",
+                    expect=("error", "Lambda_inv"))
+    if which == 2:
+        scale = pick(rng, [1e300, 1e-300, 1e40])
+        return Case("Joint", dl.Joint, ["revolute", rng.normal(size=3) * scale], summary=f"axis of size {scale:g}",
+                    expect=("error", "non-zero") if scale < 1 else ("ok", None))
+    if which == 3:
+        n = dl.line_coordinates([2.0, 0.0, 0.0], [0.0, 1.0, 0.0]) * pick(rng, [1e300, 1e41])
+        func = pick(rng, [dl.impulse_propagation, dl.contact_impulse])
+        return Case(func.__name__, func, [chain, q, qd, n, 0.5], summary="contact line of size 1e41 or more",
+                    expect=("error", "magnitude"))
+    if which == 4:
+        extra = pick(rng, [dict(tau=qd), dict(f_ext=np.ones((chain.n_bodies, 6)))])
+        return Case("articulated_mobility", dl.articulated_mobility, [chain, q], kwargs=extra,
+                    summary=f"{next(iter(extra))} without qd", expect=("error", "need qd"))
+    n = int(rng.integers(1, 4))
+    parts = [np.ones(n), np.full(n, 0.5), np.ones(n)]
+    parts[int(rng.integers(3))][-1] = bad
+    return Case("serial_chain", dl.serial_chain, [*parts, np.tile(np.eye(3) / 12, (n, 1, 1))],
+                summary="non-finite last entry", expect=("error", "finite"))
+
+
 OTHER_TARGETS = {
+    "hostile inputs": (_hostile_case, 3.0),
     "Model": (_model_case, 3.0),
     "spatial_inertia": (_spatial_inertia_case, 2.0),
     "joints": (_joint_case, 2.0),
@@ -1065,6 +1112,10 @@ def run(cases=DEFAULT_CASES, seed=0, time_limit=TIME_LIMIT, only=None, verbose=F
         FAMILY_OF[case.name] = case.family
         outcome, detail = classify(case.func, case.args, case.kwargs, time_limit, case.allow_inf,
                                    case.also_documented)
+        if case.expect is not None and outcome != "unexpected":
+            want, words = case.expect
+            if outcome != want or (words is not None and words not in detail):
+                outcome, detail = "unexpected", f"expected {want} ({words}), got {outcome}: {detail}"
         counts[case.name][outcome] += 1
         if outcome == "unexpected":
             unexpected.append((index, case.name, case.summary, detail))

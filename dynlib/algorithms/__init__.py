@@ -40,7 +40,6 @@ from .energy import (
 from .impulse import (
     ImpulseResponse,
     contact_impulse,
-    contact_line,
     impulse_jumps,
     impulse_mobilities,
     impulse_propagation,
@@ -113,7 +112,6 @@ __all__ = [
     "impulse_mobilities",
     "impulse_jumps",
     "contact_impulse",
-    "contact_line",
     "constrained_forward_dynamics",
     "constrained_inverse_dynamics",
     "StackedDynamics",

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.compile import SingularJointInertia, kernel, prange, run, solve_joint
+from ..core.compile import SingularJointInertia, kernel, run, solve_joint
 from ..multibody.kinematics import body_kinematics, joint_columns
 from ..multibody.model import check_state
 from ..spatial.algebra import cross_force, cross_motion
@@ -144,9 +144,9 @@ def passed_to_parent(IA, pA, s, tau, c, joint):
     Chapter *Articulated inertia* (``eq-abi-passed``); Featherstone (2008) Table 7.1; Kim (2012) eqs. 49-50.
     """
     U = IA @ s
-    Dinv_UT = solve_joint(s.T @ U, U.T, joint)
-    Ia = IA - U @ Dinv_UT
-    return Ia, pA + Ia @ c + Dinv_UT.T @ (tau - s.T @ pA)
+    D_inv_UT = solve_joint(s.T @ U, U.T, joint)
+    Ia = IA - U @ D_inv_UT
+    return Ia, pA + Ia @ c + D_inv_UT.T @ (tau - s.T @ pA)
 
 
 @kernel
@@ -244,7 +244,7 @@ def aba_passes(m, q, qd, tau, f_ext):
 def aba_batch(m, q, qd, tau, f_ext):
     """:func:`aba_passes` for a batch of states (first axis), in parallel."""
     qdd = np.zeros(qd.shape)
-    for b in prange(q.shape[0]):
+    for b in range(q.shape[0]):
         qdd[b] = aba_passes(m, q[b], qd[b], tau[b], f_ext[b])
     return qdd
 
@@ -260,7 +260,7 @@ def _articulated_passes(m, q, qd, tau, f_ext):
 def _articulated_batch(m, q, qd, tau, f_ext):
     B, n = q.shape[0], m.parent.shape[0]
     IA, pA, c, s = np.zeros((B, n, 6, 6)), np.zeros((B, n, 6)), np.zeros((B, n, 6)), np.zeros((B, qd.shape[1], 6))
-    for b in prange(B):
+    for b in range(B):
         IA[b], pA[b], c[b], s[b] = _articulated_passes(m, q[b], qd[b], tau[b], f_ext[b])
     return IA, pA, c, s
 

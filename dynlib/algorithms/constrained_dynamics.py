@@ -96,12 +96,12 @@ def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None, bau
     # one Cholesky factorisation of H gives the free accelerations and H^-1 A^T together
     rhs_H = np.column_stack([state.tau - state_inverse_dynamics(state)[0], A.T])
     solved = solve_spd(state_mass_matrix(state), rhs_H, "the mass matrix H")
-    qdd0, Hinv_AT = solved[:, 0], solved[:, 1:]
-    lam = _multipliers(A, Hinv_AT, rhs - A @ qdd0, np.abs(rhs).max() + np.abs(A @ qdd0).max())
-    return qdd0 + Hinv_AT @ lam, lam
+    qdd0, H_inv_AT = solved[:, 0], solved[:, 1:]
+    lam = _multipliers(A, H_inv_AT, rhs - A @ qdd0, np.abs(rhs).max() + np.abs(A @ qdd0).max())
+    return qdd0 + H_inv_AT @ lam, lam
 
 
-def _multipliers(A, Hinv_AT, rhs, scale):
+def _multipliers(A, H_inv_AT, rhs, scale):
     """Least-norm ``lambda`` with ``A H^-1 A^T lambda = rhs``; a ValueError if ``A`` lost rank and ``rhs`` conflicts.
 
     With ``A = U diag(sigma) V^T`` of rank ``r``, the rows ``U_r^T A`` are independent and
@@ -111,7 +111,7 @@ def _multipliers(A, Hinv_AT, rhs, scale):
     m = A.shape[0]
     rank, ratio, U = numerical_rank(A)
     if rank == m:
-        return np.linalg.solve(A @ Hinv_AT, rhs)
+        return np.linalg.solve(A @ H_inv_AT, rhs)
     U_r, U_0 = U[:, :rank], U[:, rank:]
     conflict = np.abs(U_0.T @ rhs).max()
     if not conflict <= 1e-8 * max(scale, np.finfo(float).tiny):
@@ -120,7 +120,7 @@ def _multipliers(A, Hinv_AT, rhs, scale):
             f"accelerations (mismatch {quoted(conflict)}, against terms of size {quoted(scale)}), so no finite "
             "constraint force keeps the loop closed"
         )
-    return U_r @ np.linalg.solve(U_r.T @ A @ Hinv_AT @ U_r, U_r.T @ rhs)
+    return U_r @ np.linalg.solve(U_r.T @ A @ H_inv_AT @ U_r, U_r.T @ rhs)
 
 
 def _joint_mask(model, actuated):
@@ -130,8 +130,8 @@ def _joint_mask(model, actuated):
     return np.concatenate([[flag] * joint.nv for flag, joint in zip(actuated, model.joints)]).astype(bool)
 
 
-def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, tau_passive=None,
-                                 minimize="constraint_force", f_ext=None):
+def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, f_ext=None, tau_passive=None,
+                                 minimize="constraint_force"):
     """Actuator forces that make a constrained system move with ``qdd``.
 
     With ``tau_r = rnea(q, qd, qdd)`` split into actuated (a) and passive (p) entries::
@@ -154,10 +154,10 @@ def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, tau_p
     constraints : sequence of LoopConstraint
     actuated : sequence of bool, length n
         Which joints have actuators.
+    f_ext : array_like, shape (n, 6), optional
     tau_passive : array_like, shape (nv,), optional
         Forces in the passive joints (springs, friction); zero by default; actuated entries ignored.
     minimize : {"constraint_force", "torque"}
-    f_ext : array_like, shape (n, 6), optional
 
     Returns
     -------
@@ -401,5 +401,5 @@ def project_velocity(model, q, qd, constraints):
     """
     state = check_state(model, q, qd=qd, batch=False)
     A = loop_jacobian(model, state_kinematics(state), check_constraints(model, constraints))
-    Hinv_AT = solve_spd(state_mass_matrix(state), A.T, "the mass matrix H")
-    return state.qd - Hinv_AT @ np.linalg.lstsq(A @ Hinv_AT, A @ state.qd, rcond=None)[0]
+    H_inv_AT = solve_spd(state_mass_matrix(state), A.T, "the mass matrix H")
+    return state.qd - H_inv_AT @ np.linalg.lstsq(A @ H_inv_AT, A @ state.qd, rcond=None)[0]

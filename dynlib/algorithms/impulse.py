@@ -15,11 +15,21 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.backend import as_array, check_finite, check_scalar, exact, is_symbolic, quoted, solve, solve_spd
+from ..core.backend import (
+    as_array,
+    check_finite,
+    check_magnitude,
+    check_scalar,
+    exact,
+    float_entries,
+    is_symbolic,
+    quoted,
+    solve,
+    solve_spd,
+)
 from ..core.compile import SingularJointInertia, identity, kernel, run
 from ..multibody.kinematics import body_kinematics, body_motion, state_kinematics, world_jacobian
 from ..multibody.model import check_body, check_model, check_state
-from ..spatial.screws import line_coordinates
 from .articulated import joint_acceleration, passed_to_parent
 from .mass_matrix import crba_passes
 from .mobility import UNBOUNDED_MOBILITY, check_chain, mobility_step
@@ -30,7 +40,6 @@ __all__ = [
     "impulse_mobilities",
     "impulse_jumps",
     "contact_impulse",
-    "contact_line",
 ]
 
 
@@ -66,27 +75,6 @@ class ImpulseResponse(NamedTuple):
     v_impact: object
     v_bounce: object
     Lambda_inv: np.ndarray
-
-
-def contact_line(point, direction):
-    """Contact line ``n = [e; r x e]`` through ``point`` along the unit ``direction`` (into the obstacle).
-
-    Parameters
-    ----------
-    point : array_like, shape (3,)
-        Contact point, world frame.
-    direction : array_like, shape (3,)
-        Normalised here.
-
-    Returns
-    -------
-    ndarray, shape (6,)
-
-    References
-    ----------
-    Alexiou (2023) eq. 30 (planar components ``(0, 1, 2L)`` of the worked example).
-    """
-    return line_coordinates(point, direction)
 
 
 #: An effective mobility ``n^T Lambda_inv n`` at most this fraction of ``|n|^2`` times the largest
@@ -154,7 +142,7 @@ def impulse_mobilities(m, q, qd, k):
     for i in range(k + 1):
         d = slice(m.v_start[i], m.v_start[i + 1])
         Lambda_prev = Lambda_inv[i - 1] if i > 0 else np.zeros((6, 6), dtype=I.dtype)
-        Lambda_inv[i], Psi, M[i], P[i], Dinv_sT = mobility_step(Lambda_prev, s[d].T, inertia[i], True, i)
+        Lambda_inv[i], Psi, M[i], P[i], D_inv_sT = mobility_step(Lambda_prev, s[d].T, inertia[i], True, i)
     return v, s, inertia, Lambda_inv, M, P
 
 
@@ -207,7 +195,7 @@ def _check_contact(contact):
     n = as_array(contact, "contact")
     if n.shape != (6,):
         raise ValueError(f"contact must be a 6-vector [e; r x e], got shape {n.shape}")
-    check_finite(n, "contact")
+    check_magnitude(float_entries(n), "contact")
     return n
 
 
@@ -228,7 +216,7 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     qd : array_like, shape (nv,)
         Joint velocities just before the impact.
     contact : array_like, shape (6,)
-        Contact line ``[e; r x e]`` (see :func:`contact_line`), ``e`` pointing into the obstacle.
+        Contact line ``[e; r x e]`` (see :func:`line_coordinates`), ``e`` pointing into the obstacle.
     epsilon : float or sympy expression
         Coefficient of restitution (0 plastic, 1 elastic).
     body : int, optional
@@ -254,9 +242,9 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     --------
     A straight two-link chain turning about its base hits an obstacle above its tip:
 
-    >>> from dynlib import planar_chain
+    >>> from dynlib import line_coordinates, planar_chain
     >>> chain = planar_chain(2, gravity=(0, 0, 0))
-    >>> n = contact_line([2.0, 0.0, 0.0], [0.0, 1.0, 0.0])
+    >>> n = line_coordinates([2.0, 0.0, 0.0], [0.0, 1.0, 0.0])
     >>> res = impulse_propagation(chain, [0.0, 0.0], [1.0, 0.0], n, 0.5)
     >>> bool(np.isclose(res.v_bounce, -0.5 * res.v_impact))
     True
@@ -319,6 +307,6 @@ def contact_impulse(model, q, qd, contact, epsilon, body=None):
     kin = state_kinematics(state)
     Jk = world_jacobian(state.model, kin, k)
     H = run(crba_passes, None, state.m, (state.q,), (), state.symbolic)
-    Hinv_JT = solve_spd(H, Jk.T, "the mass matrix H")
-    J, _ = _impact_magnitude(n, Jk @ Hinv_JT, kin.v[k], epsilon, k)
-    return J, -Hinv_JT @ n * J
+    H_inv_JT = solve_spd(H, Jk.T, "the mass matrix H")
+    J, _ = _impact_magnitude(n, Jk @ H_inv_JT, kin.v[k], epsilon, k)
+    return J, -H_inv_JT @ n * J

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.backend import exact, is_symbolic, zeros
-from ..core.compile import kernel, prange, run
+from ..core.compile import kernel, run
 from ..multibody.kinematics import body_kinematics, gravity_wrenches, state_kinematics
 from ..multibody.model import check_configuration, check_state, check_velocity
 from ..spatial.algebra import cross3, cross_force, cross_motion, skew
@@ -71,7 +71,7 @@ def rnea_passes(m, q, qd, qdd, f_ext):
 def rnea_batch(m, q, qd, qdd, f_ext):
     """:func:`rnea_passes` for a batch of states (first axis), in parallel."""
     tau, f = np.zeros(qd.shape), np.zeros(f_ext.shape)
-    for b in prange(q.shape[0]):
+    for b in range(q.shape[0]):
         tau[b], f[b] = rnea_passes(m, q[b], qd[b], qdd[b], f_ext[b])
     return tau, f
 

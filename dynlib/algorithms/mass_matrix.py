@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.backend import solve_spd
-from ..core.compile import kernel, prange, run
+from ..core.compile import kernel, run
 from ..multibody.kinematics import body_kinematics, check_kinematics
 from ..multibody.model import check_state
 from .inverse_dynamics import state_inverse_dynamics
@@ -67,7 +67,7 @@ def crba_batch(m, q):
     """:func:`crba_passes` for a batch of configurations (first axis), in parallel."""
     nv = m.v_start[m.parent.shape[0]]
     H = np.zeros((q.shape[0], nv, nv))
-    for b in prange(q.shape[0]):
+    for b in range(q.shape[0]):
         H[b] = crba_passes(m, q[b])
     return H
 

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.backend import as_array, as_vector, eye, is_symbolic, solve
+from ..core.backend import as_array, as_finite, eye, is_symbolic, solve
 from ..core.compile import SingularJointInertia, identity, kernel, run, solve_joint
 from ..multibody.kinematics import body_kinematics
 from ..multibody.model import check_model, check_state
@@ -113,19 +113,19 @@ def mobility_step(Lambda_prev, s, I, symmetric, joint):
     Lambda_inv : ndarray, shape (6, 6)
     Psi, M, P : ndarray, shape (6, 6)
         ``Psi``, ``M = 1 + Psi I`` and the reaction projector ``P = 1 - s D^-1 s^T I``.
-    Dinv_sT : ndarray, shape (k, 6)
+    D_inv_sT : ndarray, shape (k, 6)
         ``D^-1 s^T``.
 
     References
     ----------
     Chapter *Articulated mobility* (``alg-mob-recursion``); Alexiou (2023) eqs. 15-16.
     """
-    Dinv_sT = solve_joint(s.T @ I @ s, s.T, joint)
-    K = s @ Dinv_sT                                   # s D^-1 s^T
+    D_inv_sT = solve_joint(s.T @ I @ s, s.T, joint)
+    K = s @ D_inv_sT                                   # s D^-1 s^T
     P = identity(6, I) - K @ I
     Psi = P @ Lambda_prev @ P.T if symmetric else P @ Lambda_prev   # only reactions reach the parent
     M = identity(6, I) + Psi @ I
-    return solve(M, K + Psi, "1 + Psi I"), Psi, M, P, Dinv_sT
+    return solve(M, K + Psi, "1 + Psi I"), Psi, M, P, D_inv_sT
 
 
 @kernel
@@ -160,8 +160,8 @@ def mobility_recursion(m, s, I, c, p, tau, a_base, symmetric, count):
     Lambda_prev, b_prev = np.zeros((6, 6), dtype=I.dtype), a_base
     for i in range(count):
         d = slice(m.v_start[i], m.v_start[i + 1])
-        Lambda_inv[i], Psi[i], M, P, Dinv_sT = mobility_step(Lambda_prev, s[d].T, I[i], symmetric, i)
-        drive = Dinv_sT.T @ tau[d]                          # s D^-1 tau
+        Lambda_inv[i], Psi[i], M, P, D_inv_sT = mobility_step(Lambda_prev, s[d].T, I[i], symmetric, i)
+        drive = D_inv_sT.T @ tau[d]                          # s D^-1 tau
         inboard = b_prev + c[i]
         if symmetric:                                       # the inboard chain recoils from I s D^-1 tau
             inboard = inboard - Lambda_prev @ (I[i] @ drive)
@@ -378,10 +378,8 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None, form="printed"):
 
 
 def _check_mobility_matrix(Lambda_inv):
-    Lambda_inv = as_array(Lambda_inv, "Lambda_inv")
-    if Lambda_inv.shape != (6, 6):
-        raise ValueError(f"Lambda_inv must be a 6x6 articulated mobility, got shape {Lambda_inv.shape}")
-    return Lambda_inv
+    """``Lambda_inv`` as a finite 6 x 6 array (entries of magnitude at most 1e40)."""
+    return as_finite(Lambda_inv, (6, 6), "Lambda_inv (a 6x6 articulated mobility)", batch=False)
 
 
 def point_mobility(Lambda_inv, point):
@@ -423,7 +421,7 @@ def point_mobility(Lambda_inv, point):
     True
     """
     Lambda_inv = _check_mobility_matrix(Lambda_inv)
-    p = as_vector(point, 3, "point")
+    p = as_finite(point, (3,), "point", batch=False)
     B = np.concatenate([eye(3, is_symbolic(p, Lambda_inv)), skew(p)])
     return B.T @ Lambda_inv @ B
 

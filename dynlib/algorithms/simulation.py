@@ -24,10 +24,11 @@ from ..multibody.kinematics import forward_kinematics, marker_motion
 from ..multibody.loops import project_configuration
 from ..multibody.model import check_joint_vector, check_model, check_state, integrate
 from ..spatial.algebra import cross3, cross_motion
+from ..spatial.screws import line_coordinates
 from .articulated import aba
 from .constrained_dynamics import constrained_forward_dynamics, project_velocity
 from .energy import system_energy
-from .impulse import contact_impulse, contact_line, impulse_propagation
+from .impulse import contact_impulse, impulse_propagation
 
 __all__ = [
     "PlaneContact",
@@ -233,7 +234,7 @@ def _torque_function(model, tau):
 def _resolve_impact(model, q, qd, contact, index, t):
     kin = forward_kinematics(model, q, qd)
     x, _, _ = marker_motion(kin, contact.body, contact.point)
-    n = contact_line(x, -contact.normal)  # into the obstacle
+    n = line_coordinates(x, -contact.normal)  # into the obstacle
     v_impact = float(n @ kin.v[contact.body])
     if v_impact <= 0:  # separating or sliding: no impulse
         return qd, None

@@ -13,8 +13,9 @@ from ..core.compile import COMPILED
 from ..multibody.builders import random_tree
 from ..multibody.kinematics import forward_kinematics
 from ..multibody.model import random_configuration, random_velocity
+from ..spatial.screws import line_coordinates
 from .articulated import aba, articulated_bodies, hybrid_dynamics
-from .impulse import contact_line, impulse_propagation
+from .impulse import impulse_propagation
 from .inverse_dynamics import rnea
 from .mass_matrix import crba
 from .mobility import articulated_mobility, split_chain_dynamics
@@ -44,5 +45,5 @@ def compile_kernels():
     hybrid_dynamics(chain, q, qd, tau, tau, [True, False] * 3 + [True])
     articulated_mobility(chain, q, qd, tau)
     split_chain_dynamics(chain, q, qd, tau, 3)
-    impulse_propagation(chain, q, qd, contact_line([0.0, 0.0, 0.0], [0.0, 1.0, 0.0]), 0.5)
+    impulse_propagation(chain, q, qd, line_coordinates([0.0, 0.0, 0.0], [0.0, 1.0, 0.0]), 0.5)
     return COMPILED

@@ -58,6 +58,8 @@ __all__ = [
 
 def as_array(x, name="x"):
     """Return ``x`` as a float array, or as an object array if it holds sympy expressions."""
+    if type(x) is np.ndarray and x.dtype == np.float64:  # the common case, at no cost
+        return x
     try:
         a = np.asarray(x)
     except ValueError:  # a ragged sequence

@@ -37,10 +37,10 @@ from .backend import is_symbolic, quoted, quoted_list, solve, solve_spd, sympy_m
 
 __all__ = [
     "COMPILED",
+    "bounded",
     "kernel",
     "compiled",
     "run",
-    "prange",
     "compiled_as",
     "cos",
     "sin",
@@ -125,7 +125,7 @@ def kernel(func):
     through :func:`compiled` on floats.
     """
     if numba is not None:
-        _overload(func, jit_options={"cache": True})(_typer(func, func))
+        _overload(func)(_typer(func, func))
     return func
 
 
@@ -133,18 +133,25 @@ _compiled = {}
 
 
 def compiled(func, parallel=False):
-    """The compiled form of a kernel for float arrays (numba, cached on disk), made on first use.
+    """The compiled form of a kernel for float arrays (numba, cached on disk, releasing the GIL), made on
+    first use.
 
-    Without numba it is the kernel itself, which warns once that it runs uncompiled.
-    ``parallel`` lets numba spread a batch function's ``prange`` loop over the cores.
+    Without numba it is the kernel itself, which warns once that it runs uncompiled.  ``parallel``
+    would let numba spread a ``numba.prange`` loop over the cores; the batch functions do not use it
+    (its compilation costs several times theirs) and are split over the cores by :func:`run` instead.
     """
     key = (func, parallel)
     if key not in _compiled:
         if numba is None:
             _compiled[key] = _Uncompiled(func)
         else:
-            _compiled[key] = numba.njit(cache=True, parallel=parallel)(func)
+            _compiled[key] = numba.njit(cache=True, nogil=True, parallel=parallel)(func)
     return _compiled[key]
+
+
+#: Batches of at least this many states are split over the cores (threads running compiled code).
+PARALLEL_BATCH = 128
+_pool = []
 
 
 def run(kernel_, batch_kernel, m, states, batch=(), symbolic=False):
@@ -152,31 +159,91 @@ def run(kernel_, batch_kernel, m, states, batch=(), symbolic=False):
 
     ``states`` are the per-state arrays, each with ``batch`` leading axes; ``m`` (the model's
     arrays) is shared.  A symbolic state runs the kernel's Python text; a float state its compiled
-    form; a batch is flattened to ``(B, ...)`` for ``batch_kernel`` (a compiled, parallel loop over
-    the states that calls the kernel) and its results get the batch axes back.
+    form; a batch is flattened to ``(B, ...)`` for ``batch_kernel`` (a compiled loop over the states
+    that calls the kernel), split over the cores when it is large, and its results get the batch
+    axes back.
     """
     if symbolic:
         return kernel_(m, *states)
     if not batch:  # C-contiguous writeable arrays: one compiled version serves every call
-        return compiled(kernel_)(m, *(_plain(x) for x in states))
+        return _entry(kernel_, m, [_plain(x) for x in states])
     flat = [_plain(x.reshape((-1,) + x.shape[len(batch):])) for x in states]
-    out = compiled(batch_kernel, parallel=True)(m, *flat)
+    out = _over_cores(compiled(batch_kernel), m, flat)
     if isinstance(out, tuple):
         return tuple(x.reshape(batch + x.shape[1:]) for x in out)
     return out.reshape(batch + out.shape[1:])
 
 
+_entries = {}
+
+
+def _entry(kernel_, m, states):
+    """Call the compiled kernel through the entry point of its compiled version for these argument types.
+
+    numba's dispatcher works out the type of every argument at every call, which for the model's
+    arrays costs microseconds; the entry point of a compiled version skips that.  Arguments are
+    keyed by their dimensions and Python types, which the doors keep fixed.
+    """
+    key = (kernel_, tuple(x.ndim if type(x) is np.ndarray else type(x) for x in states))
+    entry = _entries.get(key)
+    if entry is not None:
+        return entry(m, *states)
+    function = compiled(kernel_)
+    out = function(m, *states)
+    if COMPILED:
+        signature = tuple(numba.typeof(x) for x in (m, *states))
+        if signature in function.overloads:
+            _entries[key] = function.overloads[signature].entry_point
+    return out
+
+
+def _over_cores(function, m, flat):
+    """``function(m, *flat)``, in one piece per core for a large batch (compiled code releases the GIL)."""
+    workers = min(os.cpu_count() or 1, 8)
+    size = flat[0].shape[0]
+    if not COMPILED or workers < 2 or size < PARALLEL_BATCH:
+        return function(m, *flat)
+    if not _pool:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _pool.append(ThreadPoolExecutor(workers - 1))
+    if not function.signatures:  # compile here, on one state, before the threads start
+        function(m, *(x[:1] for x in flat))
+    bounds = np.linspace(0, size, workers + 1).astype(int)
+    pieces = [tuple(x[bounds[k] : bounds[k + 1]] for x in flat) for k in range(workers)]
+    others = [_pool[0].submit(function, m, *piece) for piece in pieces[1:]]
+    parts = [function(m, *pieces[0])] + [future.result() for future in others]
+    if isinstance(parts[0], tuple):
+        return tuple(np.concatenate(piece) for piece in zip(*parts))
+    return np.concatenate(parts)
+
+
 def _plain(x):
-    return np.require(x, requirements=("C", "W")) if isinstance(x, np.ndarray) else x
+    """``x`` as a C-contiguous writeable array (a copy only when it is not), so that one compiled version serves."""
+    if type(x) is not np.ndarray or (x.flags.c_contiguous and x.flags.writeable):
+        return x
+    return np.array(x, order="C")
 
 
-def prange(*args):
-    """``range`` for the loop over the states of a batch; numba runs its iterations in parallel."""
-    return range(*args)
+def bounded(x, largest):
+    """True when every entry of the float array ``x`` is finite and at most ``largest`` in magnitude.
+
+    One pass over the entries and no floating-point warnings (an input door's fast path).
+    """
+    return bool(np.all(np.abs(x) <= largest))
 
 
 if numba is not None:
-    prange = numba.prange  # noqa: F811
+
+    @numba.njit(cache=True, nogil=True)
+    def _bounded(x, largest):
+        for value in x.flat:
+            if not abs(value) <= largest:
+                return False
+        return True
+
+    def bounded(x, largest):  # noqa: F811
+        return _bounded(x, largest)
 
 
 def compiled_as(public):
@@ -187,7 +254,7 @@ def compiled_as(public):
     """
     def register(impl):
         if numba is not None:
-            _overload(public, jit_options={"cache": True})(_typer(public, impl))
+            _overload(public)(_typer(public, impl))
         return impl
     return register
 
@@ -335,7 +402,7 @@ def small_matmul(A, B):
 
 if numba is not None:
 
-    @_overload(operator.matmul, jit_options={"cache": True})
+    @_overload(operator.matmul)
     def _matmul_overload(A, B):
         if not (isinstance(A, _types.Array) and isinstance(B, _types.Array)):
             return None
@@ -343,7 +410,7 @@ if numba is not None:
             return None
         if A.ndim == 2 and B.ndim == 1:
             def impl(A, B):
-                out = np.zeros(A.shape[0])
+                out = np.empty(A.shape[0])
                 for r in range(A.shape[0]):
                     acc = 0.0
                     for c in range(A.shape[1]):
@@ -353,7 +420,7 @@ if numba is not None:
             return impl
         if A.ndim == 1 and B.ndim == 2:
             def impl(A, B):
-                out = np.zeros(B.shape[1])
+                out = np.empty(B.shape[1])
                 for c in range(B.shape[1]):
                     acc = 0.0
                     for r in range(B.shape[0]):
@@ -365,12 +432,13 @@ if numba is not None:
             def impl(A, B):
                 if A.shape[0] > 64 or B.shape[1] > 64:
                     return np.dot(np.ascontiguousarray(A), np.ascontiguousarray(B))
-                out = np.zeros((A.shape[0], B.shape[1]))
+                out = np.empty((A.shape[0], B.shape[1]))
                 for r in range(A.shape[0]):
-                    for j in range(A.shape[1]):
-                        a = A[r, j]
-                        for c in range(B.shape[1]):
-                            out[r, c] += a * B[j, c]
+                    for c in range(B.shape[1]):
+                        acc = 0.0
+                        for j in range(A.shape[1]):
+                            acc += A[r, j] * B[j, c]
+                        out[r, c] = acc
                 return out
             return impl
         if A.ndim == 1 and B.ndim == 1:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..algorithms.impulse import contact_line, impulse_propagation
+from ..algorithms.impulse import impulse_propagation
 from ..core.backend import as_array, as_vector
 from ..multibody.kinematics import forward_kinematics, marker_motion
 from ..spatial.conventions import planar_matrix
 from ..spatial.projective import homogeneous_line, homogeneous_point, percussion_axis, twist_of_point, wrench_of_line
-from ..spatial.screws import screw_of_twist
+from ..spatial.screws import line_coordinates, screw_of_twist
 from .plotting import draw_screw_axis, draw_tree, draw_vectors, set_axes_equal
 
 __all__ = [
@@ -272,7 +272,7 @@ def draw_impact(ax, model, q, qd, where, epsilon, normal=(0.0, -1.0, 0.0)):
     last = model.n_bodies - 1
     kin = forward_kinematics(model, q, qd)
     point, velocity, _ = marker_motion(kin, last, np.asarray(where, float))
-    response = impulse_propagation(model, q, qd, contact_line(point, normal), epsilon)
+    response = impulse_propagation(model, q, qd, line_coordinates(point, normal), epsilon)
     after = marker_motion(forward_kinematics(model, q, np.asarray(qd, float) + response.dqd), last,
                           np.asarray(where, float))[1]
     draw_tree(ax, model, q, tip=where)

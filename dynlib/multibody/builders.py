@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.backend import as_array, is_symbolic
+from ..core.backend import as_array, as_finite, is_symbolic
 from ..spatial.inertia import planar_link_inertia, random_inertia, spatial_inertia
 from ..spatial.liegroup import homogeneous
 from ..spatial.rotations import random_rotation
@@ -66,6 +66,8 @@ def serial_chain(masses, com_offsets, lengths, inertias_com, axes=None, gravity=
     axes = np.tile([0.0, 0.0, 1.0], (n, 1)) if axes is None else as_array(axes, "axes")
     if axes.shape != (n, 3):
         raise ValueError(f"axes must have shape ({n}, 3), got {axes.shape}")
+    for name, values in (("masses", masses), ("com_offsets", com_offsets), ("lengths", lengths)):
+        as_finite(list(values), (n,), name, batch=False)  # every entry, the last length included
     symbolic = is_symbolic(as_array(list(masses)), as_array(list(com_offsets)), as_array(list(lengths)))
     dtype = object if symbolic else float
     placements = np.array([np.eye(4, dtype=dtype) for _ in range(n)])

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.backend import as_array, as_finite, check_finite, check_index, is_symbolic, zeros
-from ..core.compile import kernel, prange, run
+from ..core.compile import kernel, run
 from ..spatial.algebra import cross3, cross_motion, inverse_transform, motion_transform, skew
 from ..spatial.inertia import momentum
 from .joints import joint_pose
@@ -39,6 +39,8 @@ __all__ = [
     "gravity_acceleration",
     "gravity_wrenches",
     "world_inertia",
+    "compose",
+    "motion_to_world",
     "body_kinematics",
     "body_motion",
 ]
@@ -75,32 +77,43 @@ class Kinematics(NamedTuple):
 
 
 @kernel
-def world_inertia(mass, c, I_c):
-    """Spatial inertia of one body about the world origin, ``[[m 1, -m [c]], [m [c], I_c - m [c][c]]]``.
+def world_inertia(mass, p, R, com, I_com):
+    """Spatial inertia about the world origin of a body whose frame is at the pose ``(R, p)``.
 
     Parameters
     ----------
     mass : float or sympy expression
-    c : ndarray, shape (3,)
-        World position of the centre of mass.
-    I_c : ndarray, shape (3, 3)
-        Rotational inertia about the centre of mass, in world axes.
+    p : ndarray, shape (3,)
+    R : ndarray, shape (3, 3)
+        The body frame's position and orientation in the world.
+    com : ndarray, shape (3,)
+        The centre of mass in the body frame.
+    I_com : ndarray, shape (3, 3)
+        Rotational inertia about the centre of mass, in body axes.
 
     Returns
     -------
     ndarray, shape (6, 6)
+        ``[[m 1, -m [c]], [m [c], R I_com R^T - m [c][c]]]`` with ``c = p + R com`` and
+        ``[c][c] = c c^T - (c.c) 1``.
 
     References
     ----------
     Chapter *Spatial inertia*; Alexiou (2023) eqs. 8-9; Lecture 4 "Spatial Momentum" (parallel axes).
     """
-    C = skew(c)
-    I = np.zeros((6, 6), dtype=I_c.dtype)
-    for k in range(3):
-        I[k, k] = mass
-    I[:3, 3:] = -mass * C
-    I[3:, :3] = mass * C
-    I[3:, 3:] = I_c - mass * (C @ C)
+    c = p + R @ com
+    I = np.zeros((6, 6), dtype=R.dtype)
+    for r in range(3):
+        I[r, r] = mass
+        I[3 + r, 3 + r] = mass * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2])
+        for k in range(3):
+            for j in range(3):                              # R I_com R^T
+                for l in range(3):
+                    I[3 + r, 3 + k] += R[r, j] * I_com[j, l] * R[k, l]
+            I[3 + r, 3 + k] -= mass * c[r] * c[k]             # - m [c][c] = m ((c.c) 1 - c c^T)
+    I[0, 4], I[0, 5], I[1, 5] = mass * c[2], -mass * c[1], mass * c[0]    # -m [c]
+    I[1, 3], I[2, 3], I[2, 4] = -mass * c[2], mass * c[1], -mass * c[0]
+    I[3:, :3] = I[:3, 3:].T                                 # m [c]
     return I
 
 
@@ -131,17 +144,64 @@ def body_kinematics(m, q):
     s, I = np.zeros((m.v_start[n], 6), dtype=q.dtype), np.zeros((n, 6, 6), dtype=q.dtype)
     for i in range(n):
         R_J, p_J = joint_pose(m.kind[i], m.axis[i], m.pitch[i], q[m.q_start[i] : m.q_start[i + 1]])
-        R_L, p_L = m.R0[i] @ R_J, m.p0[i] + m.R0[i] @ p_J      # child frame in the parent's frame
+        R_L, p_L = compose(m.R0[i], m.p0[i], R_J, p_J)           # child frame in the parent's frame
         k = m.parent[i]
-        if k >= 0:
-            R[i], p[i] = R[k] @ R_L, p[k] + R[k] @ p_L
-        else:
-            R[i], p[i] = R_L, p_L
-        for d in range(m.v_start[i], m.v_start[i + 1]):         # s = [R S_lin + p x R S_ang; R S_ang]
-            s[d, 3:] = R[i] @ m.S[d, 3:]
-            s[d, :3] = R[i] @ m.S[d, :3] + cross3(p[i], s[d, 3:])
-        I[i] = world_inertia(m.mass[i], p[i] + R[i] @ m.com[i], R[i] @ m.inertia_com[i] @ R[i].T)
+        R[i], p[i] = compose(R[k], p[k], R_L, p_L) if k >= 0 else (R_L, p_L)
+        for d in range(m.v_start[i], m.v_start[i + 1]):
+            s[d] = motion_to_world(R[i], p[i], m.S[d])              # s = X_0i S: a joint twist
+        I[i] = world_inertia(m.mass[i], p[i], R[i], m.com[i], m.inertia_com[i])
     return R, p, s, I
+
+
+@kernel
+def compose(R_a, p_a, R_b, p_b):
+    """The pose ``(R_a R_b, p_a + R_a p_b)``: frame b placed in frame a, placed in the world.
+
+    Parameters
+    ----------
+    R_a, R_b : ndarray, shape (3, 3)
+    p_a, p_b : ndarray, shape (3,)
+
+    Returns
+    -------
+    R : ndarray, shape (3, 3)
+    p : ndarray, shape (3,)
+    """
+    R, p = np.zeros((3, 3), dtype=R_b.dtype), np.zeros(3, dtype=R_b.dtype)
+    for r in range(3):
+        p[r] = p_a[r]
+        for k in range(3):
+            p[r] += R_a[r, k] * p_b[k]
+            for c in range(3):
+                R[r, c] += R_a[r, k] * R_b[k, c]
+    return R, p
+
+
+@kernel
+def motion_to_world(R, p, S):
+    """``X_0i S``: a motion vector ``S`` of a body frame at the pose ``(R, p)``, in world coordinates.
+
+    Parameters
+    ----------
+    R : ndarray, shape (3, 3)
+    p : ndarray, shape (3,)
+    S : ndarray, shape (6,)
+        ``[v; w]`` in the body frame.
+
+    Returns
+    -------
+    ndarray, shape (6,)
+        ``[R v + p x R w; R w]``.
+    """
+    s = np.zeros(6, dtype=R.dtype)
+    for r in range(3):
+        for k in range(3):
+            s[r] += R[r, k] * S[k]
+            s[3 + r] += R[r, k] * S[3 + k]
+    s[0] += p[1] * s[5] - p[2] * s[4]
+    s[1] += p[2] * s[3] - p[0] * s[5]
+    s[2] += p[0] * s[4] - p[1] * s[3]
+    return s
 
 
 @kernel
@@ -182,7 +242,7 @@ def kinematics_batch(m, q, qd, qdd):
     B, n, nv = q.shape[0], m.parent.shape[0], qd.shape[1]
     R, p, s = np.zeros((B, n, 3, 3)), np.zeros((B, n, 3)), np.zeros((B, nv, 6))
     I, v, a = np.zeros((B, n, 6, 6)), np.zeros((B, n, 6)), np.zeros((B, n, 6))
-    for b in prange(B):
+    for b in range(B):
         R[b], p[b], s[b], I[b] = body_kinematics(m, q[b])
         v[b], a[b] = body_motion(m, s[b], qd[b], qdd[b])
     return R, p, s, I, v, a

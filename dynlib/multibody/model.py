@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.backend import (
+    LARGEST_MAGNITUDE,
     as_array,
     broadcast_batch,
     check_finite,
@@ -30,6 +31,7 @@ from ..core.backend import (
     is_symbolic,
     zeros,
 )
+from ..core.compile import bounded
 from ..spatial.algebra import skew
 from ..spatial.inertia import check_rotational_inertia, inertia_parameters
 from ..spatial.rotations import check_unit_quaternion
@@ -83,6 +85,8 @@ class Model:
         Where each joint's entries sit in ``q`` and in ``qd``/``qdd``/``tau``.
     arrays : ModelArrays
         The same tree as plain arrays indexed by body: what the kernels read.
+    quaternion_joints : tuple of int
+        The spherical and free joints (whose configurations hold a unit quaternion).
     children : tuple of tuple of int
     mass : ndarray, shape (n,)
     com : ndarray, shape (n, 3)
@@ -180,6 +184,7 @@ class Model:
         set_(self, "inertia_com", _readonly(inertias[:, 3:, 3:] + self.mass[:, None, None] * (C @ C)))
         set_(self, "symbolic", bool(symbolic))
         set_(self, "arrays", _arrays(self, q_starts, v_starts))
+        set_(self, "quaternion_joints", tuple(i for i, j in enumerate(joints) if j.kind in ("spherical", "free")))
 
     def __repr__(self):
         kinds = ", ".join(j.kind for j in self.joints)
@@ -380,6 +385,8 @@ class State(NamedTuple):
     symbolic: bool
 
 
+_FLOAT = np.dtype(float)
+
 #: Default of the joint-space vectors of :func:`check_state`: an argument the algorithm does not take.
 NOT_TAKEN = "not taken"
 
@@ -410,13 +417,15 @@ def check_state(model, q, qd=NOT_TAKEN, qdd=NOT_TAKEN, tau=NOT_TAKEN, f_ext=None
     State
     """
     q = _checked_configuration(check_model(model), q, "q", batch)
-    vectors = {}
-    for name, x in (("qd", qd), ("qdd", qdd), ("tau", tau)):
-        if x is NOT_TAKEN or (x is None and name in optional):
-            vectors[name] = None
-        else:
-            vectors[name] = check_joint_vector(model, x, name, batch)
+    qd, qdd, tau = (None if x is NOT_TAKEN or (x is None and name in optional) else
+                    check_joint_vector(model, x, name, batch) for x, name in ((qd, "qd"), (qdd, "qdd"), (tau, "tau")))
     f_ext = check_external_forces(model, f_ext, batch)
+    if (not model.symbolic and q.ndim == 1 and q.dtype is _FLOAT and f_ext.ndim == 2 and f_ext.dtype is _FLOAT
+            and (qd is None or (qd.ndim == 1 and qd.dtype is _FLOAT))
+            and (qdd is None or (qdd.ndim == 1 and qdd.dtype is _FLOAT))
+            and (tau is None or (tau.ndim == 1 and tau.dtype is _FLOAT))):
+        return State(model, model.arrays, q, qd, qdd, tau, f_ext, (), False)  # one numeric state: the usual case
+    vectors = {"qd": qd, "qdd": qdd, "tau": tau}
     given = [x for x in vectors.values() if x is not None]
     shape = broadcast_batch((q, 1, "q"), (f_ext, 2, "f_ext"),
                             *((x, 1, name) for name, x in vectors.items() if x is not None))
@@ -465,6 +474,8 @@ def check_joint_vector(model, x, name="qd", batch=False):
     Entries must be finite and of magnitude at most ``1e40``; with ``batch`` leading batch axes
     are allowed, ``(..., nv)``.
     """
+    if type(x) is np.ndarray and x.dtype is _FLOAT and x.shape == (model.nv,) and bounded(x, LARGEST_MAGNITUDE):
+        return x  # the usual case: a float vector of the right size
     x = as_array(x, name)
     _check_last_axis(x, model.nv, "nv", name, batch)
     check_magnitude(x, name)
@@ -493,15 +504,21 @@ def check_configuration(model, q, name="q", batch=False):
 
 
 def _checked_configuration(model, q, name, batch):
+    if type(q) is np.ndarray and q.dtype is _FLOAT and q.shape == (model.nq,) and bounded(q, LARGEST_MAGNITUDE):
+        for i in model.quaternion_joints:  # the usual case: a float vector of the right size
+            where = f"{model.q_slices[i].start}:" + ("" if model.joints[i].kind == "spherical" else "][3:")
+            kind = model.joints[i].kind
+            check_unit_quaternion(q[model.q_slices[i]][-4:], f"{name}[{where}] ({kind} joint quaternion)")
+        return q
     q = as_array(q, name)
     _check_last_axis(q, model.nq, "nq", name, batch)
     check_magnitude(q, name)
-    for i, joint in enumerate(model.joints):
-        if joint.kind in ("spherical", "free"):  # the joint's last four entries are its quaternion
-            where = ("..., " if q.ndim > 1 else "") + f"{model.q_slices[i].start}:"
-            where += "" if joint.kind == "spherical" else "][3:"
-            quaternion = q[..., model.q_slices[i]][..., -4:]
-            check_unit_quaternion(quaternion, f"{name}[{where}] ({joint.kind} joint quaternion)")
+    for i in model.quaternion_joints:  # the joint's last four entries are its quaternion
+        kind = model.joints[i].kind
+        where = ("..., " if q.ndim > 1 else "") + f"{model.q_slices[i].start}:"
+        where += "" if kind == "spherical" else "][3:"
+        quaternion = q[..., model.q_slices[i]][..., -4:]
+        check_unit_quaternion(quaternion, f"{name}[{where}] ({kind} joint quaternion)")
     return q
 
 

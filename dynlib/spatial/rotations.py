@@ -65,10 +65,11 @@ def unit_axis(axis, name="axis"):
         if n2 == 0:
             raise ValueError(f"{name} must be non-zero, got {list(a)}")
         return a if n2 == 1 else a / sqrt(n2)
-    norm = float(np.sqrt(a @ a))
-    if not np.isfinite(norm) or norm <= 1e-12:
-        raise ValueError(f"{name} must be a finite non-zero 3-vector, got {a.tolist()}")
-    return a / norm
+    size = float(np.abs(a).max())  # scaled first: a finite axis of any length up to 1e308 is a direction
+    if not np.isfinite(size) or size <= 1e-12:
+        raise ValueError(f"{name} must be a finite non-zero 3-vector (length above 1e-12), got {a.tolist()}")
+    a = a / size
+    return a / float(np.sqrt(a @ a))
 
 
 def rotation_about_axis(axis, angle):
