@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book pdf test unit notebooks lint student grade browser fuzz bench clean help
+.PHONY: book pdf test unit notebooks kernels lint student grade browser fuzz bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -57,18 +57,24 @@ book: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check dynlib tests tools benchmarks
 
-unit: $(VENV)/.installed-test /usr/bin/chromium
+# numba compiles dynlib's kernels on first use and caches them beside the sources (any change to dynlib
+# recompiles them all, about a minute and a half on two cores); compiling once here lets the parallel
+# test workers and notebook kernels load the cache instead of each compiling its own copy.
+kernels: $(VENV)/.installed
+	$(BIN)/python -c "import dynlib; dynlib.compile_kernels()"
+
+unit: $(VENV)/.installed-test /usr/bin/chromium kernels
 	$(BIN)/python -m pytest -q -n 2
 
 # The notebooks run with no network (tools/offline.sh): a stored output cannot depend on one.
-notebooks: $(VENV)/.installed-test
+notebooks: $(VENV)/.installed-test kernels
 	tools/offline.sh $(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg chapters exercises book
 
 student: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/python tools/coursework.py student _build/student
 
-grade: $(VENV)/.installed
+grade: $(VENV)/.installed kernels
 	@test -n "$(NOTEBOOKS)" || (echo "usage: make grade NOTEBOOKS='a.ipynb b.ipynb'" && exit 2)
 	$(BIN)/python tools/coursework.py grade $(NOTEBOOKS)
 

@@ -112,8 +112,10 @@ class _Uncompiled:
     def __call__(self, *args):
         if not _warned:
             _warned.append(True)
-            warnings.warn("numba is not installed: dynlib runs its kernels as plain Python, correct but slower "
-                          "(pip install numba to compile them)", RuntimeWarning, stacklevel=3)
+            why = "DYNLIB_COMPILE=0 is set" if os.environ.get("DYNLIB_COMPILE") == "0" else "numba is not installed"
+            warnings.warn(f"{why}: dynlib runs its kernels as plain Python, correct but many times "
+                          "slower (pip install numba, and leave DYNLIB_COMPILE unset, to compile them)",
+                          RuntimeWarning, stacklevel=3)
         return self.py_func(*args)
 
 

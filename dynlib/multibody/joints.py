@@ -321,8 +321,8 @@ def joint_pose(kind, axis, pitch, qj):
         R = np.array(axis_angle_matrix(axis, cos(qj[0]), sin(qj[0])))
         p = axis * (pitch * qj[0])
     elif kind == SPHERICAL or kind == FREE:
-        x, y, z, w = qj[-4:]
-        R = np.array(quaternion_matrix(x, y, z, w))
+        k = qj.shape[0] - 4                                     # the quaternion is last
+        R = np.array(quaternion_matrix(qj[k], qj[k + 1], qj[k + 2], qj[k + 3]))
         if kind == FREE:
             p = qj[:3].copy()
     else:

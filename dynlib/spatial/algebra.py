@@ -115,7 +115,7 @@ def cross3(a, b):
 @kernel
 def _cross3_parts(a, b):
     """The components of ``a x b`` from those of ``a`` and ``b`` (floats, arrays or sympy)."""
-    (ax, ay, az), (bx, by, bz) = a, b
+    ax, ay, az, bx, by, bz = a[0], a[1], a[2], b[0], b[1], b[2]
     return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
 
 
@@ -218,7 +218,8 @@ def cross_motion(v, m):
 @kernel
 def _motion_parts(v, m):
     """The components of ``v x m`` (see :func:`_cross3_parts`)."""
-    (vx, vy, vz, wx, wy, wz), (lx, ly, lz, ax, ay, az) = v, m
+    vx, vy, vz, wx, wy, wz = v[0], v[1], v[2], v[3], v[4], v[5]
+    lx, ly, lz, ax, ay, az = m[0], m[1], m[2], m[3], m[4], m[5]
     return (
         wy * lz - wz * ly + vy * az - vz * ay,
         wz * lx - wx * lz + vz * ax - vx * az,
@@ -246,7 +247,8 @@ def cross_force(v, f):
 @kernel
 def _force_parts(v, f):
     """The components of ``v x* f`` (see :func:`_cross3_parts`)."""
-    (vx, vy, vz, wx, wy, wz), (fx, fy, fz, nx, ny, nz) = v, f
+    vx, vy, vz, wx, wy, wz = v[0], v[1], v[2], v[3], v[4], v[5]
+    fx, fy, fz, nx, ny, nz = f[0], f[1], f[2], f[3], f[4], f[5]
     return (
         wy * fz - wz * fy,
         wz * fx - wx * fz,
@@ -354,7 +356,7 @@ def inverse_transform(X):
 
 @compiled_as(skew)
 def _skew_compiled(w):
-    x, y, z = w
+    x, y, z = w[0], w[1], w[2]
     return np.array(((0.0, -z, y), (z, 0.0, -x), (-y, x, 0.0)))
 
 

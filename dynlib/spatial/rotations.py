@@ -109,7 +109,7 @@ def rotation_about_axis(axis, angle):
 def axis_angle_matrix(g, c, s):
     """Rodrigues' formula ``R = (1 - c) g g^T + c 1 + s [g]x`` for a unit axis ``g``, ``c = cos t``,
     ``s = sin t``, unchecked (a nested tuple of entries; Concurrent Dynamics (2017) eq. 2b)."""
-    x, y, z = g
+    x, y, z = g[0], g[1], g[2]
     k = 1 - c
     return ((k * x * x + c, k * x * y - s * z, k * x * z + s * y),
             (k * y * x + s * z, k * y * y + c, k * y * z - s * x),
