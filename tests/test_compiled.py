@@ -61,7 +61,7 @@ def results():
         contact = contact if contact @ kin.v[-1] > 0 else -contact
         impulse = dl.impulse_propagation(chain, q, qd, contact, 0.4)
         out[f"{key}/impulse dqd"] = impulse.dqd
-        out[f"{key}/impulse Lambda_inv"] = impulse.Lambda_inv
+        out[f"{key}/impulse Lambda_inv"] = impulse.Lambda_bar_inv
         out[f"{key}/impulse J"] = np.array([impulse.J])
     return out
 

@@ -93,7 +93,7 @@ def test_impulse_propagation_is_finite_and_obeys_the_law_of_contact(long_chain):
     n = dl.line_coordinates(kin.p[-1] + 0.1 * rng.normal(size=3), rng.normal(size=3))
     n = n if n @ kin.v[-1] > 0 else -n  # the tip approaches the obstacle
     res = dl.impulse_propagation(model, q, qd, n, 0.5)
-    for name in ("Phi", "ell", "dqd", "dv", "Lambda_inv"):
+    for name in ("Phi", "ell", "dqd", "dv", "Lambda_bar_inv"):
         assert np.all(np.isfinite(getattr(res, name))), name
     assert np.isfinite(res.J) and res.J > 0
     assert abs(res.v_bounce + 0.5 * res.v_impact) < LOCAL_RTOL * abs(res.v_impact)

@@ -440,7 +440,7 @@ def test_impulse_propagation_equals_the_joint_space_answer_and_obeys_the_law_of_
     assert_close(res.dv, dv, rtol=ROUNDING, scale=joint_twists_norm(kin) * size(res.dqd))
     # kinetic energy: T1 - T0 = qd^T H dqd + dqd^T H dqd / 2 = -(1 - eps^2) (n.v)^2 / (2 n^T Lambda_inv n)
     T0, T1 = dl.system_kinetic_energy(model, q, qd), dl.system_kinetic_energy(model, q, qd + res.dqd)
-    loss = (1 - epsilon**2) * res.v_impact**2 / (2 * (n @ res.Lambda_inv[body] @ n))
+    loss = (1 - epsilon**2) * res.v_impact**2 / (2 * (n @ res.Lambda_bar_inv[body] @ n))
     # an error dJ in the impulse changes T1 by (n.v_after) dJ = -eps (n.v) dJ; T0 - T1 itself cancels
     scale = abs(J * res.v_impact) * kappa + (T0 + T1) * ROUNDING / IMPULSE_ROUNDING
     assert_close(T0 - T1, loss, rtol=IMPULSE_ROUNDING, scale=scale)

@@ -45,7 +45,7 @@ from .impulse import (
     impulse_propagation,
 )
 from .inverse_dynamics import bias_forces, joint_wrenches, rnea, rnea_passes, rnea_vectors
-from .mass_matrix import composite_inertias, crba, crba_passes, forward_dynamics_crba
+from .mass_matrix import composite_inertias, coriolis_matrix, crba, crba_passes, forward_dynamics_crba
 from .mobility import (
     Mobility,
     MobilityEllipse,
@@ -78,6 +78,7 @@ __all__ = [
     "joint_wrenches",
     "rnea_vectors",
     "composite_inertias",
+    "coriolis_matrix",
     "crba",
     "crba_passes",
     "forward_dynamics_crba",

@@ -52,9 +52,10 @@ class ArticulatedBodies(NamedTuple):
         Articulated inertia of the subtree rooted at each body.
     pA : ndarray, shape (n, 6)
         Articulated bias force.
-    U : tuple of ndarray, shape (6, nv_i)
-        ``IA_i s_i`` (Featherstone's ``U``; not the reactive accelerations ``U`` of
-        :func:`dynlib.subspace_decomposition`, although ``IA_i s_i D_i^-1`` is its active force ``T``).
+    FA : tuple of ndarray, shape (6, nv_i)
+        ``IA_i s_i``, the force that a unit acceleration of each joint freedom needs (Featherstone's
+        ``U``; like the CRBA's ``F_i = Ic_i s_i``); ``FA_i D_i^-1`` is the active force ``T`` of
+        :func:`dynlib.subspace_decomposition` of ``IA_i``.
     D : tuple of ndarray, shape (nv_i, nv_i)
         ``s_i^T IA_i s_i``: the inertia the joint feels along its own motion.
     u : tuple of ndarray, shape (nv_i,)
@@ -67,7 +68,7 @@ class ArticulatedBodies(NamedTuple):
 
     IA: np.ndarray
     pA: np.ndarray
-    U: tuple
+    FA: tuple
     D: tuple
     u: tuple
     c: np.ndarray
@@ -135,18 +136,19 @@ def passed_to_parent(IA, pA, s, tau, c, joint):
     Returns
     -------
     Ia : ndarray, shape (6, 6)
-        ``IA - U D^-1 U^T`` with ``U = IA s``, ``D = s^T U``.
+        ``IA - FA D^-1 FA^T`` with ``FA = IA s``, ``D = s^T FA``.
     pa : ndarray, shape (6,)
-        ``pA + Ia c + U D^-1 (tau - s^T pA)``.
+        ``pA + Ia c + FA D^-1 (tau - s^T pA)``.
 
     References
     ----------
     Chapter *Articulated inertia* (``eq-abi-passed``); Featherstone (2008) Table 7.1; Kim (2012) eqs. 49-50.
     """
-    U = IA @ s
-    D_inv_UT = solve_joint(s.T @ U, U.T, joint)
-    Ia = IA - U @ D_inv_UT
-    return Ia, pA + Ia @ c + D_inv_UT.T @ (tau - s.T @ pA)
+    # the force of a unit joint acceleration
+    FA = IA @ s
+    D_inv_FAT = solve_joint(s.T @ FA, FA.T, joint)
+    Ia = IA - FA @ D_inv_FAT
+    return Ia, pA + Ia @ c + D_inv_FAT.T @ (tau - s.T @ pA)
 
 
 @kernel
@@ -231,7 +233,8 @@ def aba_passes(m, q, qd, tau, f_ext):
     """
     R, p, s, I = body_kinematics(m, q)
     IA, pA, c = articulated_inertias(m, s, I, qd, tau, f_ext)    # passes 1 and 2
-    a, qdd = np.zeros((m.parent.shape[0], 6), dtype=qd.dtype), np.zeros(qd.shape[0], dtype=qd.dtype)
+    a = np.zeros((m.parent.shape[0], 6), dtype=qd.dtype)
+    qdd = np.zeros(qd.shape[0], dtype=qd.dtype)
     for i in range(m.parent.shape[0]):                            # pass 3, base to tips
         k, d = m.parent[i], slice(m.v_start[i], m.v_start[i + 1])
         a_in = (a[k] if k >= 0 else m.a_base) + c[i]
@@ -304,11 +307,11 @@ def articulated_bodies(model, q, qd, tau, f_ext=None):
     state = check_state(model, q, qd=qd, tau=tau, f_ext=f_ext)
     IA, pA, c, s_rows = _run_articulated(_articulated_passes, _articulated_batch, state, state.qd, state.tau)
     s = joint_columns(model, s_rows)
-    U = tuple(IA[..., i, :, :] @ s[i] for i in range(model.n_bodies))
-    D = tuple(np.swapaxes(s[i], -1, -2) @ U[i] for i in range(model.n_bodies))
+    FA = tuple(IA[..., i, :, :] @ s[i] for i in range(model.n_bodies))
+    D = tuple(np.swapaxes(s[i], -1, -2) @ FA[i] for i in range(model.n_bodies))
     u = tuple(state.tau[..., model.v_slices[i]] - (pA[..., i, None, :] @ s[i])[..., 0, :]
               for i in range(model.n_bodies))
-    return ArticulatedBodies(IA, pA, U, D, u, c, s)
+    return ArticulatedBodies(IA, pA, FA, D, u, c, s)
 
 
 def aba(model, q, qd, tau, f_ext=None):
@@ -380,7 +383,8 @@ def hybrid_passes(m, q, qd, qdd, tau, given, f_ext):
     IA, qdd, tau = I.copy(), qdd.copy(), tau.copy()
     for i in range(m.parent.shape[0] - 1, -1, -1):                   # pass 2
         k, d = m.parent[i], slice(m.v_start[i], m.v_start[i + 1])
-        if k >= 0 and given[i]:                                       # a prescribed joint is rigid
+        # a prescribed joint is rigid
+        if k >= 0 and given[i]:
             IA[k] += IA[i]
             pA[k] += pA[i] + IA[i] @ (c[i] + s[d].T @ qdd[d])
         elif k >= 0:

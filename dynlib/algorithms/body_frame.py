@@ -231,11 +231,15 @@ def aba_body_frame(model, q, qd, tau, f_ext=None):
     >>> bool(np.allclose(aba_body_frame(model, q, qd, tau).qdd, aba(model, q, qd, tau)))
     True
     """
-    model, T, I, S, F_ext, Vdot_0, (qd, tau), symbolic = _setup(model, q, f_ext, qd=qd, tau=tau)
+    model, T, I, S, F_ext, Vdot_0, (qd, tau), symbolic = _setup(
+        model, q, f_ext, qd=qd, tau=tau
+    )
     n = model.n_bodies
-    Ad_inv = [_Ad(homogeneous_inverse(T[i])) for i in range(n)]  # Ad_{T^-1_{lambda(i),i}}
+    # Ad_{T^-1_{lambda(i),i}}
+    Ad_inv = [_Ad(homogeneous_inverse(T[i])) for i in range(n)]
     V, eta, Vdot, F = (zeros((n, 6), symbolic) for _ in range(4))
-    I_hat, B_hat, Pi = zeros((n, 6, 6), symbolic), zeros((n, 6), symbolic), zeros((n, 6, 6), symbolic)
+    I_hat, Pi = zeros((n, 6, 6), symbolic), zeros((n, 6, 6), symbolic)
+    B_hat = zeros((n, 6), symbolic)
     beta, Psi = zeros((n, 6), symbolic), [None] * n
     qdd = zeros(model.nv, symbolic)
     for i in range(n):  # forward recursion
@@ -257,7 +261,8 @@ def aba_body_frame(model, q, qd, tau, f_ext=None):
     for i in range(n):  # forward recursion
         k, vs = model.parent[i], model.v_slices[i]
         Vdot_in = Ad_inv[i] @ (Vdot_0 if k < 0 else Vdot[k])
-        qdd[vs] = Psi[i] @ (tau[vs] - S[i].T @ I_hat[i] @ (Vdot_in + eta[i]) - S[i].T @ B_hat[i])
+        u = tau[vs] - S[i].T @ I_hat[i] @ (Vdot_in + eta[i]) - S[i].T @ B_hat[i]
+        qdd[vs] = Psi[i] @ u
         Vdot[i] = Vdot_in + S[i] @ qdd[vs] + eta[i]
         F[i] = I_hat[i] @ Vdot[i] + B_hat[i]
     return BodyFrameForwardDynamics(qdd, V[:, _AF], Vdot[:, _AF], F[:, _AF],

@@ -46,7 +46,8 @@ __all__ = [
 ]
 
 
-def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None, baumgarte=None):
+def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None,
+                                 baumgarte=None):
     """Accelerations and constraint forces of a constrained system.
 
     The free accelerations ``qdd0 = H^-1 (tau - C)`` are corrected by the constraint forces::
@@ -86,18 +87,22 @@ def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None, bau
     Kim (2012) eqs. 54-55; Baumgarte (1972) stabilisation.
     """
     constraints = check_constraints(model, constraints)
-    state = check_state(model, q, qd=qd, qdd=np.zeros(model.nv), tau=tau, f_ext=f_ext, batch=False)
+    state = check_state(
+        model, q, qd=qd, qdd=np.zeros(model.nv), tau=tau, f_ext=f_ext, batch=False
+    )
     kin = state_kinematics(state)  # one pass for A, dA/dt qd (qdd = 0) and phi
     A = loop_jacobian(model, kin, constraints)
     rhs = -loop_bias(model, kin, constraints)
     if baumgarte is not None:
         alpha, beta = baumgarte
-        rhs -= 2 * alpha * (A @ state.qd) + beta**2 * loop_residual(model, kin, constraints)
+        phi = loop_residual(model, kin, constraints)
+        rhs -= 2 * alpha * (A @ state.qd) + beta**2 * phi
     # one Cholesky factorisation of H gives the free accelerations and H^-1 A^T together
     rhs_H = np.column_stack([state.tau - state_inverse_dynamics(state)[0], A.T])
     solved = solve_spd(state_mass_matrix(state), rhs_H, "the mass matrix H")
     qdd0, H_inv_AT = solved[:, 0], solved[:, 1:]
-    lam = _multipliers(A, H_inv_AT, rhs - A @ qdd0, np.abs(rhs).max() + np.abs(A @ qdd0).max())
+    scale = np.abs(rhs).max() + np.abs(A @ qdd0).max()
+    lam = _multipliers(A, H_inv_AT, rhs - A @ qdd0, scale)
     return qdd0 + H_inv_AT @ lam, lam
 
 
@@ -116,9 +121,10 @@ def _multipliers(A, H_inv_AT, rhs, scale):
     conflict = np.abs(U_0.T @ rhs).max()
     if not conflict <= 1e-8 * max(scale, np.finfo(float).tiny):
         raise ValueError(
-            dependent_constraints_message(rank, m, ratio) + f"; here the dependent rows ask for conflicting "
-            f"accelerations (mismatch {quoted(conflict)}, against terms of size {quoted(scale)}), so no finite "
-            "constraint force keeps the loop closed"
+            dependent_constraints_message(rank, m, ratio)
+            + "; here the dependent rows ask for conflicting accelerations "
+            f"(mismatch {quoted(conflict)}, against terms of size {quoted(scale)}), "
+            "so no finite constraint force keeps the loop closed"
         )
     return U_r @ np.linalg.solve(U_r.T @ A @ H_inv_AT @ U_r, U_r.T @ rhs)
 
@@ -130,8 +136,8 @@ def _joint_mask(model, actuated):
     return np.concatenate([[flag] * joint.nv for flag, joint in zip(actuated, model.joints)]).astype(bool)
 
 
-def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, f_ext=None, tau_passive=None,
-                                 minimize="constraint_force"):
+def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, f_ext=None,
+                                 tau_passive=None, minimize="constraint_force"):
     """Actuator forces that make a constrained system move with ``qdd``.
 
     With ``tau_r = rnea(q, qd, qdd)`` split into actuated (a) and passive (p) entries::
@@ -170,25 +176,37 @@ def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, f_ext
     Kim (2012) §3.1, eqs. 56-66.
     """
     if minimize not in ("constraint_force", "torque"):
-        raise ValueError(f"minimize must be 'constraint_force' or 'torque', got {minimize!r}")
+        raise ValueError(
+            f"minimize must be 'constraint_force' or 'torque', got {minimize!r}"
+        )
     state = check_state(model, q, qd=qd, qdd=qdd, f_ext=f_ext, batch=False)
     act = _joint_mask(model, actuated)
-    tau_p_given = np.zeros(model.nv) if tau_passive is None else check_joint_vector(model, tau_passive, "tau_passive")
+    if tau_passive is None:
+        tau_p_given = np.zeros(model.nv)
+    else:
+        tau_p_given = check_joint_vector(model, tau_passive, "tau_passive")
     tau_r = state_inverse_dynamics(state)[0]
-    A = loop_jacobian(model, state_kinematics(state), check_constraints(model, constraints))
+    kin = state_kinematics(state)
+    A = loop_jacobian(model, kin, check_constraints(model, constraints))
     A_a, A_p = A[:, act], A[:, ~act]
     rhs = tau_r[~act] - tau_p_given[~act]
-    lam = np.linalg.lstsq(A_p.T, rhs, rcond=None)[0] if rhs.size else np.zeros(A.shape[0])
+    if rhs.size:
+        lam = np.linalg.lstsq(A_p.T, rhs, rcond=None)[0]
+    else:
+        lam = np.zeros(A.shape[0])
     mismatch = np.abs(A_p.T @ lam - rhs).max(initial=0.0)
     if mismatch > 1e-8 * max(1.0, np.abs(rhs).max(initial=0.0)):
         rank, ratio, _ = numerical_rank(A_p.T)
         raise ValueError(
-            f"the passive joints cannot follow these accelerations: A_p^T lambda = tau_r,p - tau_p has no solution "
-            f"(mismatch {quoted(mismatch)}), since the passive columns A_p of the constraint Jacobian have rank {rank} "
-            f"for {rhs.size} passive coordinates (smallest singular value {quoted(ratio, RANK_RTOL)} of the largest): "
-            "the mechanism has fewer independent constraints than passive coordinates, or is at a singular "
-            "configuration where the constraints cannot hold a passive joint; the prescribed motion is not one the "
-            "constraints and passive joints allow"
+            "the passive joints cannot follow these accelerations: "
+            "A_p^T lambda = tau_r,p - tau_p has no solution "
+            f"(mismatch {quoted(mismatch)}), since the passive columns A_p "
+            f"of the constraint Jacobian have rank {rank} for {rhs.size} passive "
+            f"coordinates (smallest singular value {quoted(ratio, RANK_RTOL)} "
+            "of the largest): the mechanism has fewer independent constraints "
+            "than passive coordinates, or is at a singular configuration where "
+            "the constraints cannot hold a passive joint; the prescribed motion "
+            "is not one the constraints and passive joints allow"
         )
     if minimize == "torque":
         if rhs.size:
@@ -196,7 +214,8 @@ def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, f_ext
             rank = int((sing > 1e-10 * max(1.0, sing.max(initial=0.0))).sum())
             N = Vt[rank:].T  # null space of A_p^T
         else:
-            N = np.eye(A.shape[0])  # every joint actuated: any lambda keeps the passive rows satisfied
+            # every joint actuated: any lambda keeps the passive rows satisfied
+            N = np.eye(A.shape[0])
         if N.size:
             s, *_ = np.linalg.lstsq(A_a.T @ N, tau_r[act] - A_a.T @ lam, rcond=None)
             lam = lam + N @ s
@@ -274,13 +293,15 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
     size = 12 * n + nv + sum(c.m for c in loops)
     rows, cols, values, rhs = [], [], [], np.zeros(size)
 
-    def put(r, c, block):  # the non-zero entries of a block whose top-left corner is (r, c)
+    # the non-zero entries of a block whose top-left corner is (r, c)
+    def put(r, c, block):
         i, j = np.nonzero(block)
         rows.append(r + i)
         cols.append(c + j)
         values.append(block[i, j])
 
-    def couple(r, c, block):  # a constraint block in the lower left and its transpose in the upper right
+    # a constraint block in the lower left and its transpose in the upper right
+    def couple(r, c, block):
         put(r, c, block)
         put(c, r, block.T)
 
@@ -297,15 +318,22 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
     row = 12 * n + nv
     for c in loops:
         k = len(c.linear_axes)
-        for body, point, sign in ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0)):
+        ends = ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0))
+        for body, point, sign in ends:
             if body < 0:
                 continue
             x, xd, _ = marker_motion(kin, body, point)
-            couple(row, 6 * body, sign * c.linear_axes @ np.hstack([np.eye(3), -skew(x)]))
-            couple(row + k, 6 * body, sign * c.angular_axes @ np.hstack([np.zeros((3, 3)), np.eye(3)]))
+            # the point's velocity and the angular velocity from the body's twist
+            linear = np.hstack([np.eye(3), -skew(x)])
+            angular = np.hstack([np.zeros((3, 3)), np.eye(3)])
+            couple(row, 6 * body, sign * c.linear_axes @ linear)
+            couple(row + k, 6 * body, sign * c.angular_axes @ angular)
             rhs[row : row + k] -= sign * c.linear_axes @ cross3(kin.v[body, 3:], xd)
         row += c.m
-    K = coo_array((np.concatenate(values), (np.concatenate(rows), np.concatenate(cols))), shape=(size, size))
+    K = coo_array(
+        (np.concatenate(values), (np.concatenate(rows), np.concatenate(cols))),
+        shape=(size, size),
+    )
     return K.tocsc(), rhs
 
 
@@ -400,6 +428,8 @@ def project_velocity(model, q, qd, constraints):
     ndarray, shape (nv,)
     """
     state = check_state(model, q, qd=qd, batch=False)
-    A = loop_jacobian(model, state_kinematics(state), check_constraints(model, constraints))
+    kin = state_kinematics(state)
+    A = loop_jacobian(model, kin, check_constraints(model, constraints))
     H_inv_AT = solve_spd(state_mass_matrix(state), A.T, "the mass matrix H")
-    return state.qd - H_inv_AT @ np.linalg.lstsq(A @ H_inv_AT, A @ state.qd, rcond=None)[0]
+    lam = np.linalg.lstsq(A @ H_inv_AT, A @ state.qd, rcond=None)[0]
+    return state.qd - H_inv_AT @ lam

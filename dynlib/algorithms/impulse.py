@@ -61,10 +61,13 @@ class ImpulseResponse(NamedTuple):
         Jumps of the body twists (eq. 28).
     v_impact, v_bounce : float or sympy expression
         Speed along ``n`` before and after (eqs. 20-21); ``v_bounce = -epsilon v_impact``.
-    Lambda_inv : ndarray, shape (n, 6, 6)
-        Articulated mobilities out to the contact body (eqs. 15-18), the contact body's with the
-        bodies outboard of it riding along; zero beyond it.  ``n^T Lambda_inv[k] n`` is the
-        effective mobility along the contact line (one over the effective mass).
+    Lambda_bar_inv : ndarray, shape (n, 6, 6)
+        The mobilities the impulse meets on its way out (eqs. 15-18 with the impulsive inertias
+        ``Ibar``): for ``i < k`` the sub-chain's ``Lambda_inv_i`` of :func:`articulated_mobility`; at
+        the contact body ``k`` its mobility with the bodies outboard of it riding along,
+        ``Lambda_bar_inv_k = J_k H^-1 J_k^T`` of the whole chain (equal to the sub-chain's only when
+        ``k`` is the last body); zero beyond ``k``.  ``n^T Lambda_bar_inv[k] n`` is the effective
+        mobility along the contact line (one over the effective mass).
     """
 
     J: object
@@ -74,7 +77,7 @@ class ImpulseResponse(NamedTuple):
     dv: np.ndarray
     v_impact: object
     v_bounce: object
-    Lambda_inv: np.ndarray
+    Lambda_bar_inv: np.ndarray
 
 
 #: An effective mobility ``n^T Lambda_inv n`` at most this fraction of ``|n|^2`` times the largest
@@ -108,7 +111,7 @@ def _impact_magnitude(n, Lambda_inv, v, epsilon, body):
 
 @kernel
 def impulse_mobilities(m, q, qd, k):
-    """Out to the contact body ``k``: twists, the inertias the bodies present and the mobility steps.
+    """Out to the contact body ``k``: twists, the impulsive inertias ``I_bar`` and the mobility steps.
 
     Parameters
     ----------
@@ -117,14 +120,14 @@ def impulse_mobilities(m, q, qd, k):
     q : ndarray, shape (nq,)
     qd : ndarray, shape (nv,)
     k : int
-        The contact body; the bodies beyond it ride along (their impulsive articulated inertia).
+        The contact body; the bodies beyond it ride along (their impulsive articulated inertia joins ``I_bar[k]``).
 
     Returns
     -------
     v : ndarray, shape (n, 6)
     s : ndarray, shape (nv, 6)
-    inertia : ndarray, shape (n, 6, 6)
-    Lambda_inv, M, P : ndarray, shape (n, 6, 6)
+    I_bar : ndarray, shape (n, 6, 6)
+    Lambda_bar_inv, M, P : ndarray, shape (n, 6, 6)
         Zero beyond body ``k``.
 
     References
@@ -133,21 +136,26 @@ def impulse_mobilities(m, q, qd, k):
     """
     R, x, s, I = body_kinematics(m, q)
     v, a = body_motion(m, s, qd, qd * 0)
-    nb, inertia = m.parent.shape[0], I.copy()
+    nb, I_bar = m.parent.shape[0], I.copy()
     zero = np.zeros(6, dtype=I.dtype)
     for j in range(nb - 1, k, -1):                      # no velocity terms in an impact
         d = slice(m.v_start[j], m.v_start[j + 1])
-        inertia[j - 1] += passed_to_parent(inertia[j], zero, s[d].T, qd[d] * 0, zero, j)[0]
-    Lambda_inv, M, P = np.zeros((nb, 6, 6), dtype=I.dtype), np.zeros((nb, 6, 6), dtype=I.dtype), I * 0
+        I_bar[j - 1] += passed_to_parent(I_bar[j], zero, s[d].T, qd[d] * 0, zero, j)[0]
+    Lambda_bar_inv = np.zeros((nb, 6, 6), dtype=I.dtype)
+    M, P = np.zeros((nb, 6, 6), dtype=I.dtype), I * 0
     for i in range(k + 1):
         d = slice(m.v_start[i], m.v_start[i + 1])
-        Lambda_prev = Lambda_inv[i - 1] if i > 0 else np.zeros((6, 6), dtype=I.dtype)
-        Lambda_inv[i], Psi, M[i], P[i], D_inv_sT = mobility_step(Lambda_prev, s[d].T, inertia[i], True, i)
-    return v, s, inertia, Lambda_inv, M, P
+        Lambda_prev = (
+            Lambda_bar_inv[i - 1] if i > 0 else np.zeros((6, 6), dtype=I.dtype)
+        )
+        Lambda_bar_inv[i], Psi, M[i], P[i], D_inv_sT = mobility_step(
+            Lambda_prev, s[d].T, I_bar[i], True, i
+        )
+    return v, s, I_bar, Lambda_bar_inv, M, P
 
 
 @kernel
-def impulse_jumps(m, s, inertia, M, P, nJ, k):
+def impulse_jumps(m, s, I_bar, M, P, nJ, k):
     """Back to the base, the impulse through every joint; out again, the jumps of speeds and twists.
 
     Parameters
@@ -155,7 +163,7 @@ def impulse_jumps(m, s, inertia, M, P, nJ, k):
     m : ModelArrays
         The model's arrays (``model.arrays``).
     s : ndarray, shape (nv, 6)
-    inertia, M, P : ndarray, shape (n, 6, 6)
+    I_bar, M, P : ndarray, shape (n, 6, 6)
         From :func:`impulse_mobilities`.
     nJ : ndarray, shape (6,)
         The contact line times the impulse magnitude.
@@ -173,21 +181,24 @@ def impulse_jumps(m, s, inertia, M, P, nJ, k):
     Chapter *Impulse propagation* (``alg-imp-propagation``); Alexiou (2023) eqs. 24-28.
     """
     nb = m.parent.shape[0]
-    Phi, ell = np.zeros((nb, 6, 6), dtype=inertia.dtype), np.zeros((nb, 6), dtype=inertia.dtype)
-    Phi_next = identity(6, inertia)
-    for i in range(k, -1, -1):                           # 1 - I_i Lambda_inv_i = (1 + I_i Psi_i)^-1 P_i^T
+    Phi = np.zeros((nb, 6, 6), dtype=I_bar.dtype)
+    ell = np.zeros((nb, 6), dtype=I_bar.dtype)
+    Phi_next = identity(6, I_bar)
+    # 1 - Ibar_i Lambda_bar_inv_i = (1 + Ibar_i Psi_i)^-1 P_i^T
+    for i in range(k, -1, -1):
         Phi[i] = solve(M[i].T, P[i].T @ Phi_next, "1 + I Psi")
         ell[i] = Phi[i] @ nJ
         Phi_next = Phi[i]
-    dqd, dv = np.zeros(m.v_start[nb], dtype=inertia.dtype), np.zeros((nb, 6), dtype=inertia.dtype)
+    dqd = np.zeros(m.v_start[nb], dtype=I_bar.dtype)
+    dv = np.zeros((nb, 6), dtype=I_bar.dtype)
     for i in range(nb):
         d = slice(m.v_start[i], m.v_start[i + 1])
         outboard = nJ if i == k else (ell[i + 1] if i < k else nJ * 0)
         dv_prev = dv[i - 1] if i > 0 else nJ * 0
-        dqd[d] = joint_acceleration(inertia[i], outboard, s[d].T, dqd[d] * 0, dv_prev, i)
+        dqd[d] = joint_acceleration(I_bar[i], outboard, s[d].T, dqd[d] * 0, dv_prev, i)
         dv[i] = dv_prev + s[d].T @ dqd[d]
         if i > k:
-            ell[i] = inertia[i] @ dv[i]
+            ell[i] = I_bar[i] @ dv[i]
     return Phi, ell, dqd, dv
 
 
@@ -204,7 +215,7 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
 
     Contact on body ``k`` (the last body unless ``body`` says otherwise).  Out to ``k``: the
     articulated mobilities, with the bodies beyond ``k`` riding along (:func:`impulse_mobilities`);
-    at ``k`` the law of contact fixes ``J = (1 + epsilon) n^T v_k / (n^T Lambda_inv_k n)``; back to the
+    at ``k`` the law of contact fixes ``J = (1 + epsilon) n^T v_k / (n^T Lambda_bar_inv_k n)``; back to the
     base, the impulse through every joint, and out again, the jumps of joint speeds and twists
     (:func:`impulse_jumps`).  The result equals the joint-space answer ``dqd = -H^-1 J_k^T n J``.
 
@@ -258,7 +269,7 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     state = check_state(model, q, qd=qd, batch=False)
     n = exact(n) if state.symbolic else n
     try:
-        v, s, inertia, Lambda_inv, M, P = run(impulse_mobilities, None, state.m, (state.q, state.qd, k), (),
+        v, s, I_bar, Lambda_bar_inv, M, P = run(impulse_mobilities, None, state.m, (state.q, state.qd, k), (),
                                               state.symbolic)
     except SingularJointInertia as err:
         rider = err.joint > k
@@ -268,9 +279,9 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
                    f"infinitely fast") if rider else UNBOUNDED_MOBILITY
         raise ValueError(err.message(what, meaning, lambda: impulse_mobilities(state.m, state.q, state.qd, k))) \
             from None
-    J, v_impact = _impact_magnitude(n, Lambda_inv[k], v[k], epsilon, k)
-    Phi, ell, dqd, dv = run(impulse_jumps, None, state.m, (s, inertia, M, P, n * J, k), (), state.symbolic)
-    return ImpulseResponse(J, Phi, ell, dqd, dv, v_impact, n @ (v[k] + dv[k]), Lambda_inv)
+    J, v_impact = _impact_magnitude(n, Lambda_bar_inv[k], v[k], epsilon, k)
+    Phi, ell, dqd, dv = run(impulse_jumps, None, state.m, (s, I_bar, M, P, n * J, k), (), state.symbolic)
+    return ImpulseResponse(J, Phi, ell, dqd, dv, v_impact, n @ (v[k] + dv[k]), Lambda_bar_inv)
 
 
 def contact_impulse(model, q, qd, contact, epsilon, body=None):

@@ -51,7 +51,9 @@ def rnea_passes(m, q, qd, qdd, f_ext):
     """
     R, p, s, I = body_kinematics(m, q)
     n = m.parent.shape[0]
-    v, a, f = np.zeros((n, 6), dtype=qd.dtype), np.zeros((n, 6), dtype=qd.dtype), np.zeros((n, 6), dtype=qd.dtype)
+    v = np.zeros((n, 6), dtype=qd.dtype)
+    a = np.zeros((n, 6), dtype=qd.dtype)
+    f = np.zeros((n, 6), dtype=qd.dtype)
     for i in range(n):                                          # out from the base
         k, d = m.parent[i], slice(m.v_start[i], m.v_start[i + 1])
         vJ = s[d].T @ qd[d]                                     # s_i qd_i
@@ -167,13 +169,14 @@ def joint_wrenches(model, q, qd, qdd, f_ext=None):
     --------
     >>> import numpy as np
     >>> from dynlib import planar_chain
-    >>> model = planar_chain(2, mass=3.0)                          # two links held horizontal
+    >>> model = planar_chain(2, mass=3.0)  # two links held horizontal
     >>> f = joint_wrenches(model, [0.0, 0.0], [0.0, 0.0], [0.0, 0.0])
-    >>> bool(np.isclose(f[0][1], 2 * 3.0 * 9.81))                  # the first joint holds both up
+    >>> bool(np.isclose(f[0][1], 2 * 3.0 * 9.81))  # the first joint holds both up
     True
     """
     state = check_state(model, q, qd=qd, qdd=qdd, f_ext=f_ext, batch=False)
-    model, kin, f_ext = state.model, state_kinematics(state), state.f_ext  # true accelerations: the base at rest
+    # true accelerations: the base at rest
+    model, kin, f_ext = state.model, state_kinematics(state), state.f_ext
     weight = gravity_wrenches(model, kin)
     f = zeros((model.n_bodies, 6), state.symbolic)
     for i in reversed(range(model.n_bodies)):
@@ -246,7 +249,7 @@ def rnea_vectors(model, q, qd, qdd):
     >>> from dynlib import planar_chain
     >>> model = planar_chain(1, length=2.0, mass=3.0)          # a rod held horizontal
     >>> tau = rnea_vectors(model, [0.0], [0.0], [0.0])
-    >>> bool(np.isclose(tau[0], 3.0 * 9.81 * 1.0))             # weight times half the length
+    >>> bool(np.isclose(tau[0], 3.0 * 9.81 * 1.0))  # weight times half the length
     True
     """
     _check_vector_joints(model)
@@ -257,10 +260,11 @@ def rnea_vectors(model, q, qd, qdd):
         model, q, qd, qdd = model.exact(), exact(q), exact(qd), exact(qdd)
     n = model.n_bodies
     R, p = [None] * n, [None] * n
-    w, dw, dv = zeros((n, 3), symbolic), zeros((n, 3), symbolic), zeros((n, 3), symbolic)
+    w, dw, dv = (zeros((n, 3), symbolic) for _ in range(3))
     F, N = zeros((n, 3), symbolic), zeros((n, 3), symbolic)
     m, c = model.mass, model.com
-    # outward pass: angular velocity and acceleration, linear acceleration of each frame origin
+    # outward pass: angular velocity and acceleration,
+    # linear acceleration of each frame origin
     for i, joint in enumerate(model.joints):
         T, (R_J, p_J) = model.placements[i], joint.pose(q[i : i + 1])
         R[i], p[i] = T[:3, :3] @ R_J, T[:3, 3] + T[:3, :3] @ p_J
@@ -277,15 +281,18 @@ def rnea_vectors(model, q, qd, qdd):
             w[i], dw[i] = R[i].T @ w_k, R[i].T @ dw_k
             dv[i] = dv[i] + 2 * cross3(w[i], e * qd[i]) + e * qdd[i]
         dv_c = dv[i] + cross3(dw[i], c[i]) + cross3(w[i], cross3(w[i], c[i]))
-        I_c = model.inertias[i][3:, 3:] + m[i] * skew(c[i]) @ skew(c[i])   # about the centre of mass
+        # about the centre of mass
+        I_c = model.inertias[i][3:, 3:] + m[i] * skew(c[i]) @ skew(c[i])
         F[i] = m[i] * dv_c
         N[i] = I_c @ dw[i] + cross3(w[i], I_c @ w[i])
-    # inward pass: force and moment (about the joint) that the parent exerts on each body
+    # inward pass: force and moment (about the joint)
+    # that the parent exerts on each body
     f, n_O, tau = zeros((n, 3), symbolic), zeros((n, 3), symbolic), zeros(n, symbolic)
     for i in reversed(range(n)):
-        f[i] = F[i] + sum(R[j] @ f[j] for j in model.children[i])
+        children = model.children[i]
+        f[i] = F[i] + sum(R[j] @ f[j] for j in children)
         n_O[i] = N[i] + cross3(c[i], F[i])
-        n_O[i] += sum(R[j] @ n_O[j] + cross3(p[j], R[j] @ f[j]) for j in model.children[i])
+        n_O[i] += sum(R[j] @ n_O[j] + cross3(p[j], R[j] @ f[j]) for j in children)
         e = model.joints[i].axis
         tau[i] = e @ n_O[i] if model.joints[i].kind == "revolute" else e @ f[i]
     return tau

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.backend import solve_spd
+from ..core.backend import solve_spd, zeros
 from ..core.compile import kernel, run
-from ..multibody.kinematics import body_kinematics, check_kinematics
+from ..multibody.kinematics import body_kinematics, check_kinematics, state_kinematics, world_jacobian
 from ..multibody.model import check_state
+from ..spatial.algebra import crf, crm, skew
 from .inverse_dynamics import state_inverse_dynamics
 
 __all__ = [
     "composite_inertias",
+    "coriolis_matrix",
     "crba",
     "crba_passes",
     "forward_dynamics_crba",
@@ -45,16 +47,19 @@ def crba_passes(m, q):
     R, p, s, I = body_kinematics(m, q)
     n, nv = m.parent.shape[0], m.v_start[m.parent.shape[0]]
     Ic = I.copy()
-    for i in range(n - 1, -1, -1):                     # composite inertias, tips to base
+    # composite inertias, tips to base
+    for i in range(n - 1, -1, -1):
         if m.parent[i] >= 0:
             Ic[m.parent[i]] += Ic[i]
     H = np.zeros((nv, nv), dtype=q.dtype)
     for i in range(n):
         di = slice(m.v_start[i], m.v_start[i + 1])
-        F = Ic[i] @ s[di].T                            # the force that moves joint i alone: Ic_i s_i
+        # the force that moves joint i alone: Ic_i s_i
+        F = Ic[i] @ s[di].T
         H[di, di] = s[di] @ F
         j = m.parent[i]
-        while j >= 0:                                  # up the ancestors: H_ji = s_j^T F_i
+        # up the ancestors: H_ji = s_j^T F_i
+        while j >= 0:
             dj = slice(m.v_start[j], m.v_start[j + 1])
             H[dj, di] = s[dj] @ F
             H[di, dj] = H[dj, di].T
@@ -169,3 +174,64 @@ def forward_dynamics_crba(model, q, qd, tau, f_ext=None):
     """
     state = check_state(model, q, qd=qd, tau=tau, f_ext=f_ext)
     return solve_spd(state_mass_matrix(state), state.tau - state_inverse_dynamics(state)[0], "the mass matrix H")
+
+
+def coriolis_matrix(model, q, qd):
+    """The Coriolis matrix ``C(q, qd)``: ``C qd`` are the velocity products, and ``dH/dt - 2 C`` is skew.
+
+    Body by body, with ``J_i`` the world Jacobian of body ``i`` (the joint twists ``s_j`` of its
+    ancestors), ``v_i`` its twist and ``I_i`` its world inertia::
+
+        C = sum_i J_i^T (I_i dJ_i + B(I_i, v_i) J_i)
+        dJ_i = columns v_j x s_j           (a joint twist turns with its body, eq-rnea-outward)
+        B(I, v) = (v x* I - I v x + (I v) xbar) / 2,      (f xbar) u = u x* f
+
+    ``C qd = sum_i J_i^T (I_i dJ_i qd + v_i x* I_i v_i)`` is the RNEA's velocity-product torque, and
+    ``C + C^T = dH/dt`` because ``B + B^T = dI/dt = v x* I - I v x``.  In coordinates where every
+    entry of ``qd`` is the rate of an entry of ``q`` (revolute, prismatic, helical and translational
+    joints) this is the matrix of Christoffel symbols,
+    ``C_ij = sum_k (dH_ij/dq_k + dH_ik/dq_j - dH_jk/dq_i) qd_k / 2``.
+
+    Parameters
+    ----------
+    model : Model
+    q : array_like, shape (nq,)
+    qd : array_like, shape (nv,)
+
+    Returns
+    -------
+    ndarray, shape (nv, nv)
+
+    References
+    ----------
+    Chapter *Inverse dynamics* (``sec-rnea-coriolis``); Echeandia & Wensing (2021), the body-level
+    factorisation ``B``; Spong, Hutchinson & Vidyasagar, the skew-symmetry of ``dH/dt - 2 C``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dynlib import planar_chain, bias_forces
+    >>> chain = planar_chain(2, gravity=(0, 0, 0))
+    >>> q, qd = np.array([0.3, -0.5]), np.array([1.0, 2.0])
+    >>> bool(np.allclose(coriolis_matrix(chain, q, qd) @ qd, bias_forces(chain, q, qd)))
+    True
+    """
+    state = check_state(model, q, qd=qd, batch=False)
+    model, kin = state.model, state_kinematics(state)
+    C = zeros((model.nv, model.nv), state.symbolic)
+    for i in range(model.n_bodies):
+        J, dJ = world_jacobian(model, kin, i), zeros((6, model.nv), state.symbolic)
+        for j in model.ancestors(i):
+            dJ[:, model.v_slices[j]] = crm(kin.v[j]) @ kin.s[j]
+        I, v = kin.I[i], kin.v[i]
+        B = (crf(v) @ I - I @ crm(v) + cross_force_matrix(I @ v)) / 2
+        C += J.T @ (I @ dJ + B @ J)
+    return C
+
+
+def cross_force_matrix(f):
+    """The matrix ``(f xbar)`` with ``(f xbar) u = u x* f`` for every motion vector ``u`` (skew-symmetric)."""
+    F, N = skew(f[:3]), skew(f[3:])
+    out = zeros((6, 6), F.dtype == object)
+    out[:3, 3:], out[3:, :3], out[3:, 3:] = -F, -F, -N
+    return out

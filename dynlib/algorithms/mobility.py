@@ -123,7 +123,8 @@ def mobility_step(Lambda_prev, s, I, symmetric, joint):
     D_inv_sT = solve_joint(s.T @ I @ s, s.T, joint)
     K = s @ D_inv_sT                                   # s D^-1 s^T
     P = identity(6, I) - K @ I
-    Psi = P @ Lambda_prev @ P.T if symmetric else P @ Lambda_prev   # only reactions reach the parent
+    # only reactions reach the parent
+    Psi = P @ Lambda_prev @ P.T if symmetric else P @ Lambda_prev
     M = identity(6, I) + Psi @ I
     return solve(M, K + Psi, "1 + Psi I"), Psi, M, P, D_inv_sT
 
@@ -155,15 +156,19 @@ def mobility_recursion(m, s, I, c, p, tau, a_base, symmetric, count):
     ----------
     Chapter *Articulated mobility* (``eq-mob-bias``); Alexiou (2023) eqs. 15-18.
     """
-    Lambda_inv, Psi = np.zeros((count, 6, 6), dtype=I.dtype), np.zeros((count, 6, 6), dtype=I.dtype)
+    Lambda_inv = np.zeros((count, 6, 6), dtype=I.dtype)
+    Psi = np.zeros((count, 6, 6), dtype=I.dtype)
     b = np.zeros((count, 6), dtype=I.dtype)
     Lambda_prev, b_prev = np.zeros((6, 6), dtype=I.dtype), a_base
     for i in range(count):
         d = slice(m.v_start[i], m.v_start[i + 1])
-        Lambda_inv[i], Psi[i], M, P, D_inv_sT = mobility_step(Lambda_prev, s[d].T, I[i], symmetric, i)
+        Lambda_inv[i], Psi[i], M, P, D_inv_sT = mobility_step(
+            Lambda_prev, s[d].T, I[i], symmetric, i
+        )
         drive = D_inv_sT.T @ tau[d]                          # s D^-1 tau
         inboard = b_prev + c[i]
-        if symmetric:                                       # the inboard chain recoils from I s D^-1 tau
+        # the inboard chain recoils from I s D^-1 tau
+        if symmetric:
             inboard = inboard - Lambda_prev @ (I[i] @ drive)
         b[i] = solve(M, P @ inboard + drive, "1 + Psi I") - Lambda_inv[i] @ p[i]
         Lambda_prev, b_prev = Lambda_inv[i], b[i]
@@ -291,32 +296,43 @@ def split_chain_passes(m, q, qd, tau, f_ext, split, symmetric):
     R, x, s, I = body_kinematics(m, q)
     v, c, p = velocity_products(m, s, I, qd, f_ext)
     n = m.parent.shape[0]
-    Lambda_inv, Psi, b = mobility_recursion(m, s, I, c, p, tau, m.a_base, symmetric, split)
+    Lambda_inv, Psi, b = mobility_recursion(
+        m, s, I, c, p, tau, m.a_base, symmetric, split
+    )
     IA, pA = I.copy(), p.copy()
-    for i in range(n - 1, split, -1):                                # outboard: articulated inertias
+    # outboard: articulated inertias
+    for i in range(n - 1, split, -1):
         d = slice(m.v_start[i], m.v_start[i + 1])
         Ia, pa = passed_to_parent(IA[i], pA[i], s[d].T, tau[d], c[i], i)
         IA[i - 1] += Ia
         pA[i - 1] += pa
-    a, qdd, f_next = np.zeros((n, 6), dtype=I.dtype), np.zeros(qd.shape[0], dtype=I.dtype), np.zeros(6, dtype=I.dtype)
+    a = np.zeros((n, 6), dtype=I.dtype)
+    qdd = np.zeros(qd.shape[0], dtype=I.dtype)
+    f_next = np.zeros(6, dtype=I.dtype)
     if 0 < split < n:                                                # the junction
         d = slice(m.v_start[split], m.v_start[split + 1])
         Ia, pa = passed_to_parent(IA[split], pA[split], s[d].T, tau[d], c[split], split)
         L = Lambda_inv[split - 1]
-        a[split - 1] = solve(identity(6, I) + L @ Ia, b[split - 1] - L @ pa, "1 + Lambda_inv Ia")
+        a[split - 1] = solve(
+            identity(6, I) + L @ Ia, b[split - 1] - L @ pa, "1 + Lambda_inv Ia"
+        )
         f_next = Ia @ a[split - 1] + pa
     elif split == n:
         a[n - 1] = b[n - 1]
-    for i in range(split, n):                                        # outboard, base to tips
+    # outboard, base to tips
+    for i in range(split, n):
         d = slice(m.v_start[i], m.v_start[i + 1])
         a_in = (a[i - 1] if i > 0 else m.a_base) + c[i]
         qdd[d] = joint_acceleration(IA[i], pA[i], s[d].T, tau[d], a_in, i)
         a[i] = a_in + s[d].T @ qdd[d]
-    for j in range(split - 1, -1, -1):                               # inboard, back to the base
+    # inboard, back to the base
+    for j in range(split - 1, -1, -1):
         d = slice(m.v_start[j], m.v_start[j + 1])
         f_j = I[j] @ a[j] + p[j] + f_next
         a_prev = b[j - 1] - Lambda_inv[j - 1] @ f_j if j > 0 else m.a_base
-        qdd[d] = joint_acceleration(I[j], p[j] + f_next, s[d].T, tau[d], a_prev + c[j], j)
+        qdd[d] = joint_acceleration(
+            I[j], p[j] + f_next, s[d].T, tau[d], a_prev + c[j], j
+        )
         if j > 0:
             a[j - 1] = a_prev
         f_next = f_j
@@ -481,12 +497,14 @@ def mobility_ellipse(Lambda_inv, point, planar=False):
     >>> from dynlib import planar_chain
     >>> model = planar_chain(2)
     >>> L = articulated_mobility(model, [0.0, 0.0]).Lambda_inv[1]
-    >>> ell = mobility_ellipse(L, [2.0, 0, 0], planar=True)      # the stretched chain's tip
+    >>> ell = mobility_ellipse(L, [2.0, 0, 0], planar=True)  # the stretched chain's tip
     >>> bool(np.isclose(ell.radii[1], 0, atol=1e-12) and np.allclose(abs(ell.axes[:, 1]), [1, 0]))
     True
     """
     if is_symbolic(as_array(Lambda_inv, "Lambda_inv"), as_array(point, "point")):
-        raise TypeError("mobility_ellipse needs numbers; for symbols use point_mobility and sympy")
+        raise TypeError(
+            "mobility_ellipse needs numbers; for symbols use point_mobility and sympy"
+        )
     G = point_mobility(Lambda_inv, point)
     G = G[:2, :2] if planar else G
     radii, axes = np.linalg.eigh((G + G.T) / 2)
@@ -538,14 +556,17 @@ def mobility_spectrum(model, q, rtol=1e-9):
     >>> import numpy as np
     >>> from dynlib import planar_chain
     >>> spec = mobility_spectrum(planar_chain(4), [0.3, -0.2, 0.5, 0.1])
-    >>> spec.rank.tolist()                                         # 1, 2, then the plane's 3
+    >>> spec.rank.tolist()  # 1, 2, then the plane's 3
     [1, 2, 3, 3]
     """
     if not (isinstance(rtol, float) and 0 < rtol < 1):
         raise ValueError(f"rtol must be a float in (0, 1), got {rtol!r}")
     Lambda_inv = articulated_mobility(model, q).Lambda_inv
     if Lambda_inv.dtype == object:
-        raise TypeError("mobility_spectrum needs numbers; for symbols use sympy's rank on articulated_mobility")
+        raise TypeError(
+            "mobility_spectrum needs numbers; "
+            "for symbols use sympy's rank on articulated_mobility"
+        )
     sigma = np.linalg.svd(Lambda_inv, compute_uv=False)
     rank = np.sum(sigma > rtol * sigma[:, :1], axis=1)
     return MobilitySpectrum(sigma, rank)

@@ -160,13 +160,17 @@ def step_rk4(model, acceleration, t, q, qd, dt):
     q, qd : ndarray, shapes (nq,), (nv,) or (..., nq), (..., nv)
     """
     zero = np.zeros(model.nv)
-    k1x, k1v = _chart_rate(model, zero, qd), acceleration(t, q, qd)
+    k1x = _chart_rate(model, zero, qd)
+    k1v = acceleration(t, q, qd)
     x2, v2 = dt / 2 * k1x, qd + dt / 2 * k1v
-    k2x, k2v = _chart_rate(model, x2, v2), acceleration(t + dt / 2, integrate(model, q, x2), v2)
+    k2x = _chart_rate(model, x2, v2)
+    k2v = acceleration(t + dt / 2, integrate(model, q, x2), v2)
     x3, v3 = dt / 2 * k2x, qd + dt / 2 * k2v
-    k3x, k3v = _chart_rate(model, x3, v3), acceleration(t + dt / 2, integrate(model, q, x3), v3)
+    k3x = _chart_rate(model, x3, v3)
+    k3v = acceleration(t + dt / 2, integrate(model, q, x3), v3)
     x4, v4 = dt * k3x, qd + dt * k3v
-    k4x, k4v = _chart_rate(model, x4, v4), acceleration(t + dt, integrate(model, q, x4), v4)
+    k4x = _chart_rate(model, x4, v4)
+    k4v = acceleration(t + dt, integrate(model, q, x4), v4)
     xi = dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
     return integrate(model, q, xi), qd + dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
 
@@ -239,8 +243,11 @@ def _resolve_impact(model, q, qd, contact, index, t):
     if v_impact <= 0:  # separating or sliding: no impulse
         return qd, None
     if model.is_chain():
-        res = impulse_propagation(model, q, qd, n, contact.restitution, body=contact.body)
-        return qd + res.dqd, Impact(t, index, float(res.J), v_impact, float(res.v_bounce))
+        res = impulse_propagation(
+            model, q, qd, n, contact.restitution, body=contact.body
+        )
+        impact = Impact(t, index, float(res.J), v_impact, float(res.v_bounce))
+        return qd + res.dqd, impact
     J, dqd = contact_impulse(model, q, qd, n, contact.restitution, contact.body)
     v_bounce = float(n @ forward_kinematics(model, q, qd + dqd).v[contact.body])
     return qd + dqd, Impact(t, index, float(J), v_impact, v_bounce)

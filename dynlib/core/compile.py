@@ -65,15 +65,20 @@ _warned = []
 
 
 def _source_stamp():
-    """A hash of every source file of dynlib (and numba's version): the freshness of every kernel's cache.
+    """A hash of dynlib's sources below the course layer (and numba's version): the date of every cached kernel.
 
     numba dates a cached kernel by its own file only, but a compiled kernel contains the kernels it
-    calls from other files; so a change anywhere in dynlib retires every cached kernel.
+    calls from other files; so a change anywhere in the compiled layers retires every cached kernel.
     """
     digest = hashlib.sha256(numba.__version__.encode() if numba is not None else b"")
     for path in sorted(_PACKAGE.rglob("*.py")):
-        digest.update(path.read_bytes())
+        if path.parent.name not in _NOT_COMPILED:
+            digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+#: Layers no kernel can reach (they import the algorithms, never the other way): editing them keeps the cache.
+_NOT_COMPILED = ("course",)
 
 
 _PACKAGE = pathlib.Path(__file__).resolve().parents[1]

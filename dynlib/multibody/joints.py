@@ -249,8 +249,10 @@ class Joint:
         qj = self.check_configuration(qj, batch=True)
         vj = as_array(vj, "v_j")
         if vj.ndim == 0 or vj.shape[-1] != self.nv:
-            raise ValueError(f"v_j of a {self.kind} joint must have shape ({self.nv},) or (..., {self.nv}), "
-                             f"got {vj.shape}")
+            raise ValueError(
+                f"v_j of a {self.kind} joint must have shape ({self.nv},) "
+                f"or (..., {self.nv}), got {vj.shape}"
+            )
         check_finite(vj, "v_j")
         return self.advance(qj, vj * check_scalar(dt, "dt"))
 

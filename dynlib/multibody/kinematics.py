@@ -141,14 +141,18 @@ def body_kinematics(m, q):
     """
     n = m.parent.shape[0]
     R, p = np.zeros((n, 3, 3), dtype=q.dtype), np.zeros((n, 3), dtype=q.dtype)
-    s, I = np.zeros((m.v_start[n], 6), dtype=q.dtype), np.zeros((n, 6, 6), dtype=q.dtype)
+    s = np.zeros((m.v_start[n], 6), dtype=q.dtype)
+    I = np.zeros((n, 6, 6), dtype=q.dtype)
     for i in range(n):
-        R_J, p_J = joint_pose(m.kind[i], m.axis[i], m.pitch[i], q[m.q_start[i] : m.q_start[i + 1]])
-        R_L, p_L = compose(m.R0[i], m.p0[i], R_J, p_J)           # child frame in the parent's frame
+        q_i = q[m.q_start[i] : m.q_start[i + 1]]
+        R_J, p_J = joint_pose(m.kind[i], m.axis[i], m.pitch[i], q_i)
+        # child frame in the parent's frame
+        R_L, p_L = compose(m.R0[i], m.p0[i], R_J, p_J)
         k = m.parent[i]
         R[i], p[i] = compose(R[k], p[k], R_L, p_L) if k >= 0 else (R_L, p_L)
         for d in range(m.v_start[i], m.v_start[i + 1]):
-            s[d] = motion_to_world(R[i], p[i], m.S[d])              # s = X_0i S: a joint twist
+            # s = X_0i S: a joint twist
+            s[d] = motion_to_world(R[i], p[i], m.S[d])
         I[i] = world_inertia(m.mass[i], p[i], R[i], m.com[i], m.inertia_com[i])
     return R, p, s, I
 
@@ -380,7 +384,10 @@ def marker_motion(kin, body, point):
     """
 
     if not isinstance(kin, Kinematics):
-        raise TypeError(f"kin must be the Kinematics of forward_kinematics, got {type(kin).__name__}")
+        raise TypeError(
+            "kin must be the Kinematics of forward_kinematics, "
+            f"got {type(kin).__name__}"
+        )
     check_index(body, kin.p.shape[-2], "body")
     point = as_finite(point, (3,), "point", batch=False)
     x = kin.p[..., body, :] + kin.R[..., body, :, :] @ point

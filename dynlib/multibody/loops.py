@@ -209,7 +209,8 @@ def loop_jacobian(model, kin, constraints):
     rows = []
     for c in constraints:
         J = zeros((6, model.nv), is_symbolic(kin.R))
-        for body, point, sign in ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0)):
+        ends = ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0))
+        for body, point, sign in ends:
             if body < 0:
                 continue
             Jb = world_jacobian(model, kin, body)
@@ -230,7 +231,8 @@ def loop_bias(model, kin, constraints):
     return np.concatenate(rows)
 
 
-def project_configuration(model, q, constraints, fixed=(), tol=1e-12, max_iterations=50):
+def project_configuration(model, q, constraints, fixed=(), tol=1e-12,
+                          max_iterations=50):
     """The configuration nearest ``q`` (Gauss–Newton steps, halved until the residual drops) with ``phi(q) = 0``.
 
     Parameters
@@ -256,7 +258,8 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12, max_iterat
     q = check_configuration(model, q).copy()
     constraints = check_constraints(model, constraints)
     scale = max(1.0, float(np.abs(model.placements[:, :3, 3]).max()))
-    kin = kinematics_of(model, q)  # the iterates stay unit: they are checked once, on the way in
+    # the iterates stay unit: they are checked once, on the way in
+    kin = kinematics_of(model, q)
     phi = loop_residual(model, kin, constraints)
     for _ in range(max_iterations):
         if np.abs(phi).max() <= tol * scale:
@@ -274,8 +277,9 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12, max_iterat
             step = step / 2
         q, kin, phi = q_try, kin_try, phi_try
     raise ValueError(
-        f"the constraints could not be satisfied from this configuration (max |phi| = {quoted(np.abs(phi).max())} "
-        f"after {max_iterations} iterations): the loop may be unable to close"
+        "the constraints could not be satisfied from this configuration "
+        f"(max |phi| = {quoted(np.abs(phi).max())} after {max_iterations} "
+        "iterations): the loop may be unable to close"
     )
 
 
@@ -298,7 +302,8 @@ def dependent_constraints_message(rank, m, ratio, what="the constraint Jacobian 
             "direction its constraints no longer control and the constraint forces along it are not determined")
 
 
-def dependent_motion(model, q, constraints, independent, qd_independent, qdd_independent=None):
+def dependent_motion(model, q, constraints, independent, qd_independent,
+                     qdd_independent=None):
     """Velocities and accelerations of every joint when those of the independent joints are given.
 
     Coordinate partitioning: the columns of ``A`` split into independent (i) and dependent (d)
@@ -342,21 +347,26 @@ def dependent_motion(model, q, constraints, independent, qd_independent, qdd_ind
     dep = np.setdiff1d(np.arange(model.nv), ind)
     kin = kinematics_of(model, q)
     A = loop_jacobian(model, kin, constraints)
-    if A.shape[0] != len(dep) or len(np.unique(ind)) != len(ind) or not np.all((0 <= ind) & (ind < model.nv)):
+    distinct = len(np.unique(ind)) == len(ind)
+    in_range = np.all((0 <= ind) & (ind < model.nv))
+    if A.shape[0] != len(dep) or not distinct or not in_range:
         raise ValueError(
-            f"independent must name {model.nv - A.shape[0]} distinct velocity indices in [0, {model.nv}) "
-            f"(nv minus the {A.shape[0]} constraints), got {ind.tolist()}"
+            f"independent must name {model.nv - A.shape[0]} distinct velocity "
+            f"indices in [0, {model.nv}) (nv minus the {A.shape[0]} constraints), "
+            f"got {ind.tolist()}"
         )
     _check_partition(A, ind, dep)
+    what = "the dependent block A_d of the constraint Jacobian"
     qd = np.zeros(model.nv)
     qd[ind] = qd_independent
-    qd[dep] = solve(A[:, dep], -A[:, ind] @ qd[ind], "the dependent block A_d of the constraint Jacobian")
+    qd[dep] = solve(A[:, dep], -A[:, ind] @ qd[ind], what)
     if qdd_independent is None:
         return qd, None
     qdd = np.zeros(model.nv)
     qdd[ind] = qdd_independent
-    bias = loop_bias(model, kinematics_of(model, q, qd, np.zeros(model.nv)), constraints)
-    qdd[dep] = solve(A[:, dep], -A[:, ind] @ qdd[ind] - bias, "the dependent block A_d of the constraint Jacobian")
+    kin = kinematics_of(model, q, qd, np.zeros(model.nv))
+    bias = loop_bias(model, kin, constraints)
+    qdd[dep] = solve(A[:, dep], -A[:, ind] @ qdd[ind] - bias, what)
     return qd, qdd
 
 
@@ -365,12 +375,18 @@ def _check_partition(A, ind, dep):
     m = A.shape[0]
     rank, ratio, _ = numerical_rank(A)
     if rank < m:
-        raise ValueError(dependent_constraints_message(rank, m, ratio) + ", so the dependent rates are not determined")
+        raise ValueError(
+            dependent_constraints_message(rank, m, ratio)
+            + ", so the dependent rates are not determined"
+        )
     rank, ratio, _ = numerical_rank(A[:, dep])
     if rank < m:
         raise ValueError(
-            f"the dependent block A_d of the constraint Jacobian (columns {dep.tolist()}) has rank {rank}, expected "
-            f"{m} (smallest singular value {quoted(ratio, RANK_RTOL)} of the largest): the independent coordinates "
-            f"{ind.tolist()} cannot drive the mechanism at this configuration, a dead point of the input where the "
-            "dependent joints could move with the inputs held; choose other independent coordinates here"
+            "the dependent block A_d of the constraint Jacobian "
+            f"(columns {dep.tolist()}) has rank {rank}, expected {m} "
+            f"(smallest singular value {quoted(ratio, RANK_RTOL)} of the largest): "
+            f"the independent coordinates {ind.tolist()} cannot drive the mechanism "
+            "at this configuration, a dead point of the input where the dependent "
+            "joints could move with the inputs held; choose other independent "
+            "coordinates here"
         )

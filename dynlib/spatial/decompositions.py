@@ -336,8 +336,11 @@ def projected_acceleration(dec, I, a_prev, kappa, Q, p, f_next):
     Alexiou (1999) "Projected Accelerations";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    s, U, T, R, I, a_prev, kappa, Q, p, f_next = _chain_inputs(dec, I, a_prev, kappa, Q, p, f_next)
-    active = solve(I, T, "the inertia I").T @ (T @ Q - p - f_next)  # T^T I^-1 (T Q - p - f_next)
+    s, U, T, R, I, a_prev, kappa, Q, p, f_next = _chain_inputs(
+        dec, I, a_prev, kappa, Q, p, f_next
+    )
+    # T^T I^-1 (T Q - p - f_next)
+    active = solve(I, T, "the inertia I").T @ (T @ Q - p - f_next)
     return s @ active + U @ (R.T @ (a_prev + kappa))
 
 
@@ -362,5 +365,7 @@ def projected_force(dec, I, a_prev, kappa, Q, p, f_next):
     Alexiou (1999) "Projected Forces";
     chapter *Projective geometry and subspace decompositions* of the course book.
     """
-    s, U, T, R, I, a_prev, kappa, Q, p, f_next = _chain_inputs(dec, I, a_prev, kappa, Q, p, f_next)
+    s, U, T, R, I, a_prev, kappa, Q, p, f_next = _chain_inputs(
+        dec, I, a_prev, kappa, Q, p, f_next
+    )
     return T @ Q + R @ (U.T @ (I @ (a_prev + kappa) + f_next + p))

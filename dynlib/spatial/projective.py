@@ -328,5 +328,6 @@ def percussion_axis(I, pivot):
     >>> bool(np.allclose(foot, [2 / 3, 0]))
     True
     """
-    C, P = promote(inertia_point_line_map(I), homogeneous_point(as_finite(pivot, (2,), "pivot")))
+    C = inertia_point_line_map(I)
+    C, P = promote(C, homogeneous_point(as_finite(pivot, (2,), "pivot")))
     return P @ C  # = C @ P as C is symmetric, and also for a batch of pivots
