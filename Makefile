@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book pdf test unit notebooks kernels lint student grade browser fuzz bench clean help
+.PHONY: book pdf test unit notebooks kernels lint student assignments grade grading browser fuzz bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -14,7 +14,9 @@ help:
 	@echo "make test   run every check (lint, unit tests and docstring examples, notebooks, book build)"
 	@echo "make browser  visit every built page in headless Chromium (screenshots in _build/screenshots)"
 	@echo "make student  student notebooks and a student book without solutions, in _build/student"
-	@echo "make grade NOTEBOOKS='a.ipynb b.ipynb'  score filled-in exercise notebooks"
+	@echo "make assignments  an nbgrader course from the exercises, in _build/course (source/ and release/)"
+	@echo "make grade [SUBMISSIONS=dir]  autograde submissions with nbgrader (default: a right and a wrong sample):"
+	@echo "            grades.csv and per-student feedback in _build/course"
 	@echo "make fuzz   fuzz the public API with 20,000 seeded bad and edge-case inputs (a 2,000-case slice runs in make unit)"
 	@echo "make bench  time dynlib against Pinocchio, MuJoCo and Modern Robotics (not part of make test)"
 	@echo "make clean  remove the build and the virtual environment"
@@ -74,9 +76,31 @@ notebooks: $(VENV)/.installed-test kernels
 student: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/python tools/coursework.py student _build/student
 
-grade: $(VENV)/.installed kernels
-	@test -n "$(NOTEBOOKS)" || (echo "usage: make grade NOTEBOOKS='a.ipynb b.ipynb'" && exit 2)
-	$(BIN)/python tools/coursework.py grade $(NOTEBOOKS)
+# Grading with nbgrader, in a virtual environment of its own (.venv-grading, requirements-grading.txt).
+# ASSIGNMENT_SEED is the instructor's secret: it moves the seeds of the hidden tests.
+GRADING := .venv-grading
+GBIN := $(GRADING)/bin
+COURSE := _build/course
+$(GRADING)/.installed: requirements-grading.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
+	$(PYTHON) -m venv $(GRADING)
+	$(GBIN)/python -m pip install --quiet --upgrade pip
+	$(GBIN)/python -m pip install --quiet -r requirements-grading.txt
+	touch $@
+
+assignments: $(GRADING)/.installed kernels
+	$(GBIN)/python tools/assignments.py course $(COURSE)
+
+grade: assignments
+	@if [ -z "$(SUBMISSIONS)" ]; then \
+		$(GBIN)/python tools/assignments.py samples $(COURSE) $(COURSE)/samples && \
+		$(GBIN)/python tools/assignments.py grade $(COURSE) $(COURSE)/samples; \
+	else $(GBIN)/python tools/assignments.py grade $(COURSE) $(SUBMISSIONS); fi
+
+# The path generate -> release -> submit -> autograde -> feedback -> export on one assignment, with
+# a right, a wrong and the adversarial submissions of tests/grading.
+grading: $(GRADING)/.installed kernels
+	$(GBIN)/python -m pytest -q tests/grading
 
 # XeLaTeX and fonts from Debian for the PDF; installed here when missing.
 TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended texlive-xetex \
@@ -97,7 +121,7 @@ pdf: $(VENV)/.installed /usr/bin/latexmk $(WIDGETS_JS)/embed-amd.js
 browser: $(VENV)/.installed-test /usr/bin/chromium book
 	$(BIN)/python tools/check_pages.py _build/html
 
-test: lint unit notebooks book browser student pdf
+test: lint unit grading notebooks book browser student pdf
 
 fuzz: $(VENV)/.installed
 	$(BIN)/python tools/fuzz.py --cases 20000 --seed 0
@@ -111,4 +135,4 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf _build $(VENV)
+	rm -rf _build $(VENV) $(GRADING)

@@ -25,12 +25,13 @@ def test_other_remotes_give_no_address(remote):
     assert launch_buttons.github_url(remote) is None
 
 
-def configured(tmp_path, origin):
+def configured(tmp_path, origin, **settings):
     subprocess.run(["git", "init", "-q", "-b", "main", str(tmp_path)], check=True)
     if origin:
         subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", origin], check=True)
     config = SimpleNamespace(html_theme_options={"repository_url": "https://github.com/executablebooks/jupyter-book",
-                                                 "launch_buttons": {"notebook_interface": "classic"}})
+                                                 "launch_buttons": {"notebook_interface": "classic"}},
+                             **settings)
     launch_buttons._configure(SimpleNamespace(srcdir=str(tmp_path)), config)
     return config.html_theme_options
 
@@ -45,3 +46,9 @@ def test_a_clone_of_a_github_repository_gets_binder_buttons(tmp_path):
 def test_a_clone_without_a_github_origin_gets_no_buttons(tmp_path):
     options = configured(tmp_path, None)
     assert options["launch_buttons"]["binderhub_url"] == ""
+
+
+def test_the_student_book_gets_no_buttons_even_in_a_github_clone(tmp_path):
+    options = configured(tmp_path, "git@github.com:org/course.git", dynlib_launch_buttons=False)
+    assert options["launch_buttons"]["binderhub_url"] == ""
+    assert "repository_url" not in options and options["use_repository_button"] is False

@@ -17,8 +17,13 @@ can be graded even if the student added cells.
 
 Usage::
 
-    python tools/coursework.py student OUT_DIR    # student notebooks and a student HTML book
-    python tools/coursework.py grade NOTEBOOK ...  # score per exercise
+    python tools/coursework.py student OUT_DIR         # student notebooks and a student HTML book
+    python tools/coursework.py selfcheck NOTEBOOK ...  # which checks pass, per exercise
+
+``selfcheck`` runs a filled-in notebook in this process, for a student checking their own work
+or for the tests of this module.  It is not a grader: student code runs in the checking process
+and can change what it reports.  Grading for credit goes through nbgrader (``tools/assignments.py``,
+``make grade``), which runs each notebook in a kernel of its own and restores the checks.
 """
 
 from __future__ import annotations
@@ -141,8 +146,32 @@ def stub(nb, exercise):
     return "\n".join(lines).strip() + "\n"
 
 
-def student_version(nb):
-    """A copy of an exercise notebook with the solutions replaced and the outputs cleared."""
+STUDENT_INTRO = (
+    "Write each answer in the code cell below its exercise, on paper first where it asks for a "
+    "derivation; then run the check cells after it. They say what is wrong, with a hint, without "
+    "giving the answer away: they hold no right answer, only a fingerprint of it."
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def student_intro(text):
+    """The first cell of a page for students: its label, title, chapter and conventions, and how to work."""
+    lines = text.strip().splitlines()
+    head = [line for line in lines if line.startswith("(") and line.endswith(")=") or line.startswith("#")]
+    body = " ".join(line for line in lines if line not in head).split("\n\n")[0]
+    kept = [s for s in _SENTENCE.split(body.strip()) if s.startswith(("These exercises go with", "Conventions"))]
+    first = [s for s in kept if s.startswith("These")]
+    rest = [s for s in kept if not s.startswith("These")]
+    return "\n".join(head) + "\n\n" + " ".join(first + [STUDENT_INTRO] + rest)
+
+
+def student_version(nb, expectations=None):
+    """A copy of an exercise notebook with the solutions replaced and the outputs cleared.
+
+    With ``expectations`` (from ``tools/assignments.py``'s ``record_expectations``), every value
+    a check cell expects is replaced by its fingerprint and the statements that computed it are
+    dropped, so the student's check cells hold no answer.
+    """
     found = exercises(nb)
     replaced = {i: exercise for exercise in found for i in exercise.solution}
     checks = {i for exercise in found for i in exercise.checks}
@@ -159,14 +188,25 @@ def student_version(nb):
         if index in replaced:
             continue
         cell = copy.deepcopy(cell)
+        if index == 0 and cell.cell_type == "markdown":
+            cell.source = student_intro(cell.source)
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
             if index in checks:
                 cell.metadata["tags"] = sorted(set(cell.metadata.get("tags", [])) | {"check"})
+                if expectations is not None:
+                    cell.source = _fingerprinted(cell.source, index, expectations)
         cells.append(cell)
     student = nbformat.v4.new_notebook(cells=cells, metadata=copy.deepcopy(nb.metadata))
     nbformat.validator.normalize(student)
     return student
+
+
+def _fingerprinted(source, index, expectations):
+    import assignments  # the nbgrader tool shares this step; imported here, it imports this module
+
+    count = len(assignments._expected_args(ast.parse(source)))
+    return assignments.student_check(source, [assignments.fingerprint(expectations[(index, k)]) for k in range(count)])
 
 
 def solution_lines(nb):
@@ -284,17 +324,24 @@ def write_student_book(out_dir):
     The book's sources are copied to ``out_dir/source`` with every exercise page replaced by its
     student version, built with warnings as errors, and the HTML is searched for solution text.
     """
+    import assignments
+    import yaml
+
     source = out_dir / "source"
     shutil.rmtree(out_dir, ignore_errors=True)
     for name in ("_config.yml", "_toc.yml"):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, source / name)
+    config = yaml.safe_load((source / "_config.yml").read_text())
+    config["sphinx"]["config"]["dynlib_launch_buttons"] = False  # no buttons to the solved notebooks
+    config.pop("launch_buttons", None)
+    (source / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
     for folder in ("book", "chapters", "benchmarks"):  # everything the pages include besides the exercises
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     leaks = set()
     for path in sorted((ROOT / "exercises").glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
-        student = student_version(nb)
+        student = student_version(nb, assignments.record_expectations(nb))
         for folder in (out_dir / "exercises", source / "exercises"):
             folder.mkdir(parents=True, exist_ok=True)
             nbformat.write(student, folder / path.name)
@@ -328,7 +375,7 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     student = commands.add_parser("student", help="write the student notebooks and the student book")
     student.add_argument("out_dir", type=Path)
-    graded = commands.add_parser("grade", help="score filled-in exercise notebooks")
+    graded = commands.add_parser("selfcheck", help="which checks a filled-in notebook passes (not for credit)")
     graded.add_argument("notebooks", type=Path, nargs="+")
     args = parser.parse_args(argv)
     if args.command == "student":

@@ -5,7 +5,8 @@ mybinder.org, which installs the project from ``requirements.txt``.  The address
 the ``origin`` remote of the clone being built (``git remote get-url origin``), so a book built
 from the public repository links to it and a fork links to the fork.  A clone with no GitHub
 origin gets no launch buttons, never buttons that open someone else's repository (Jupyter
-Book's default ``repository_url``).
+Book's default ``repository_url``).  The student book (``make student``) sets
+``dynlib_launch_buttons: false``: its pages must not link to the repository's solved notebooks.
 """
 
 import re
@@ -32,7 +33,8 @@ def _git(root, *args):
 def _configure(app, config):
     options = config.html_theme_options
     launch = dict(options.get("launch_buttons", {}))
-    url = github_url(_git(app.srcdir, "remote", "get-url", "origin"))
+    wanted = getattr(config, "dynlib_launch_buttons", True)
+    url = github_url(_git(app.srcdir, "remote", "get-url", "origin")) if wanted else None
     if url:
         options["repository_url"] = url
         options["repository_branch"] = _git(app.srcdir, "rev-parse", "--abbrev-ref", "HEAD") or "main"
@@ -40,9 +42,12 @@ def _configure(app, config):
         launch["binderhub_url"] = BINDER
     else:
         launch["binderhub_url"] = ""
+        options["use_repository_button"] = False
+        options.pop("repository_url", None)
     options["launch_buttons"] = launch
 
 
 def setup(app):
+    app.add_config_value("dynlib_launch_buttons", True, "env")
     app.connect("config-inited", _configure)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

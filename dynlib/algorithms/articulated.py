@@ -104,7 +104,8 @@ def velocity_products(m, s, I, qd, f_ext):
     Chapter *Articulated inertia*; Alexiou (1999) "Acceleration Kinematics", "Newton-Euler Equations of Motion".
     """
     n = m.parent.shape[0]
-    v, c, p = np.zeros((n, 6), dtype=qd.dtype), np.zeros((n, 6), dtype=qd.dtype), np.zeros((n, 6), dtype=qd.dtype)
+    v = np.zeros((n, 6), dtype=qd.dtype)
+    c, p = np.zeros_like(v), np.zeros_like(v)
     for i in range(n):
         k, d = m.parent[i], slice(m.v_start[i], m.v_start[i + 1])
         vJ = s[d].T @ qd[d]

@@ -80,29 +80,30 @@ class ImpulseResponse(NamedTuple):
     Lambda_bar_inv: np.ndarray
 
 
-#: An effective mobility ``n^T Lambda_inv n`` at most this fraction of ``|n|^2`` times the largest
-#: singular value of ``Lambda_inv`` counts as zero: the contact line cannot be reached.
+#: An effective mobility ``n^T Lambda_bar_inv n`` at most this fraction of ``|n|^2`` times the largest
+#: singular value of ``Lambda_bar_inv`` counts as zero: the contact line cannot be reached.
 REACH_RTOL = 1e-12
 
 
-def _impact_magnitude(n, Lambda_inv, v, epsilon, body):
-    """Eq. 22: J = (1 + eps) (n^T v) / (n^T Lambda_inv n), with a clear error if the line is unreachable."""
+def _impact_magnitude(n, Lambda_bar_inv, v, epsilon, body):
+    """Eq. 22: J = (1 + eps) (n^T v) / (n^T Lambda_bar_inv n), with a clear error if the line is unreachable."""
     check_finite(n, "contact")
     check_scalar(epsilon, "epsilon (the coefficient of restitution)", 0.0, 1.0)
     v_impact = n @ v
-    reach = n @ Lambda_inv @ n
+    reach = n @ Lambda_bar_inv @ n
     if not is_symbolic(reach):
-        sigma = np.linalg.svd(Lambda_inv, compute_uv=False) if np.all(np.isfinite(Lambda_inv)) else np.full(6, np.inf)
+        finite = np.all(np.isfinite(Lambda_bar_inv))
+        sigma = np.linalg.svd(Lambda_bar_inv, compute_uv=False) if finite else np.full(6, np.inf)
         largest = float(n @ n) * sigma[0]
         if not reach > REACH_RTOL * largest:
             rank = int(np.sum(sigma > 1e-9 * sigma[0])) if sigma[0] > 0 else 0
-            size = "is 0 and Lambda_inv = 0"
+            size = "is 0 and Lambda_bar_inv = 0"
             if largest > 0:
                 size = (f"is {quoted(reach / largest, REACH_RTOL)} of |n|^2 times the largest singular value of "
-                        f"Lambda_inv, so it has rank 0 of 1 along n (Lambda_inv itself has rank {rank} of 6)")
+                        f"Lambda_bar_inv, so it has rank 0 of 1 along n (Lambda_bar_inv itself has rank {rank} of 6)")
             raise ValueError(
                 f"the contact line cannot be moved by the chain at body {body}: the effective mobility "
-                f"n^T Lambda_inv n {size}. The contact direction cannot be "
+                f"n^T Lambda_bar_inv n {size}. The contact direction cannot be "
                 f"moved by any joint: the line is reciprocal to every joint twist between body {body} and the base, "
                 "the obstacle meets a rigid chain, and no finite impulse obeys the law of contact"
             )
@@ -242,7 +243,7 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     ValueError
         For a branched tree; a body with no inertia along its joint (or bodies beyond the contact
         body with none along theirs); or a contact line the chain cannot move along (the effective
-        mobility ``n^T Lambda_inv n`` vanishes), e.g. a stretched chain pushed along itself.
+        mobility ``n^T Lambda_bar_inv n`` vanishes), e.g. a stretched chain pushed along itself.
 
     References
     ----------
@@ -308,7 +309,7 @@ def contact_impulse(model, q, qd, contact, epsilon, body=None):
 
     References
     ----------
-    Chapter *Impulse propagation*; Alexiou (2023) eqs. 19-22 with ``Lambda_inv = J H^-1 J^T``.
+    Chapter *Impulse propagation*; Alexiou (2023) eqs. 19-22 with ``Lambda_bar_inv = J H^-1 J^T``.
     """
     k = check_model(model).n_bodies - 1 if body is None else check_body(model, body)
     n = _check_contact(contact)

@@ -8,17 +8,29 @@ left as ``...``) gets its own message.  ``tools/coursework.py grade`` scores an 
 whether its check cells pass.  The checks return None, so a check cell displays only the line
 it prints.
 
+A student's copy of a check cell holds no right answer: ``tools/assignments.py`` replaces each
+``expected`` value of :func:`check_answer` by its :class:`Fingerprint` (slow salted hashes of the
+value rounded to four significant figures, or of a sympy expression evaluated at fixed points),
+which tells right from wrong and which entries differ, but not the value.
+
 Chapter: every exercise page; the instructors' page explains the format.
 """
 
 from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import sys
+from contextlib import contextmanager
 
 import numpy as np
 
 from ..core.backend import is_symbolic
 from .checks import exactly_zero, relative_close
 
-__all__ = ["ExerciseFeedback", "answered", "check_function", "check_answer", "check_property"]
+__all__ = ["ExerciseFeedback", "Fingerprint", "Fingerprints", "answered", "check_function", "check_answer", "check_property"]
 
 
 class ExerciseFeedback(AssertionError):
@@ -44,13 +56,19 @@ def _as_sympy_matrix(value):
     return sp.Matrix(value) if isinstance(value, (list, tuple)) else sp.sympify(value)
 
 
-def _mismatch(got, expected, rtol):
-    """None when ``got`` matches ``expected``, else a short description of the difference."""
+def _mismatch(got, expected, rtol, detail=True):
+    """None when ``got`` matches ``expected``, else a short description of the difference.
+
+    With ``detail`` (a function's result on a case) the description says how far a number is; without
+    it (a derived or predicted value) only which entries differ, so that it never pins the value.
+    """
+    if type(expected).__name__ == "Fingerprint":  # also one made by another copy of this module (graded runs)
+        return expected.mismatch(got)
     if isinstance(expected, tuple):
         if not isinstance(got, tuple) or len(got) != len(expected):
             return f"expected a tuple of {len(expected)} results, got {type(got).__name__}"
         for k, (g, e) in enumerate(zip(got, expected), start=1):
-            problem = _mismatch(g, e, rtol)
+            problem = _mismatch(g, e, rtol, detail)
             if problem:
                 return f"result {k} of {len(expected)}: {problem}"
         return None
@@ -63,7 +81,7 @@ def _mismatch(got, expected, rtol):
             difference = _as_sympy_matrix(got) - _as_sympy_matrix(expected)
         except Exception as exc:  # shapes or types that sympy cannot subtract
             return f"cannot be compared with the expected expression ({type(exc).__name__})"
-        return None if exactly_zero(difference) else "does not simplify to the expected expression"
+        return None if exactly_zero(difference) else _symbolic_difference(difference)
     try:
         got_array = np.asarray(got, dtype=float)
     except (TypeError, ValueError):
@@ -76,13 +94,253 @@ def _mismatch(got, expected, rtol):
     infinite = np.isinf(expected_array)
     if np.any(got_array[infinite] != expected_array[infinite]) or np.any(np.isinf(got_array[~infinite])):
         return "has infinities where none are expected, or misses one"
-    got_array, expected_array = got_array[~infinite], expected_array[~infinite]
-    if relative_close(got_array, expected_array, rtol=rtol):
+    if relative_close(got_array[~infinite], expected_array[~infinite], rtol=rtol):
         return None
+    if not detail:
+        return _entries_differ(got_array, expected_array, rtol)
+    got_array, expected_array = got_array[~infinite], expected_array[~infinite]
     if relative_close(-got_array, expected_array, rtol=rtol):
         return "has the wrong sign"
     size = max(np.abs(expected_array).max(initial=0.0), np.finfo(float).tiny)
     return f"differs by {np.abs(got_array - expected_array).max() / size:.2g} relative to its size"
+
+
+def _entries_differ(got, expected, rtol):
+    """Which entries of two arrays of one shape differ ("not the expected value" for a number)."""
+    if got.ndim == 0:
+        return "not the expected value"
+    scale = max(np.abs(expected).max(initial=0.0), np.abs(got).max(initial=0.0))
+    wrong = np.argwhere(~np.isclose(got, expected, rtol=rtol, atol=rtol * scale))
+    shown = ", ".join(str(tuple(int(i) for i in index)) if got.ndim > 1 else str(int(index[0]))
+                      for index in wrong[:6])
+    more = f" and {len(wrong) - 6} more" if len(wrong) > 6 else ""
+    return f"entr{'y' if len(wrong) == 1 else 'ies'} {shown}{more} differ{'s' if len(wrong) == 1 else ''}"
+
+
+def _symbolic_difference(difference):
+    """Which entries of a sympy difference are not zero, and which symbols they involve."""
+    import sympy as sp
+
+    entries = difference if isinstance(difference, sp.MatrixBase) else sp.Matrix([difference])
+    wrong = [(i, j) for i in range(entries.rows) for j in range(entries.cols) if not exactly_zero(entries[i, j])]
+    symbols = sorted({str(x) for i, j in wrong for x in sp.simplify(entries[i, j]).free_symbols})
+    where = "the expression differs" if entries.shape == (1, 1) else \
+        "entries " + ", ".join(str(w) if entries.cols > 1 else str(w[0]) for w in wrong[:6]) + " differ"
+    involved = f"; the difference involves {', '.join(symbols)}" if symbols else "; the difference is a constant"
+    return where + involved
+
+#: PBKDF2 rounds per hash: a check hashes a few dozen values in well under a second, while guessing
+#: an answer from its fingerprint means hashing every four-digit number of every magnitude.
+HASH_ROUNDS = 20_000
+#: Significant figures a fingerprint keeps: a value within about 2e-4 relative of the answer is right.
+FIGURES = 4
+
+
+def _hash(text, salt):
+    return hashlib.pbkdf2_hmac("sha256", text.encode(), salt.encode(), HASH_ROUNDS).hex()[:24]
+
+
+def _roundings(x, exact):
+    """The four-figure text of a number and of its two neighbours (a value near a rounding edge)."""
+    if exact or x == 0:
+        return [repr(x) if exact else "0"]
+    mantissa, exponent = f"{x:.{FIGURES - 1}e}".split("e")
+    step = 10.0 ** -(FIGURES - 1)
+    return [f"{float(mantissa) + k * step:.{FIGURES - 1}f}e{int(exponent)}" for k in (0, -1, 1)]
+
+
+def _numbers(value):
+    """A float array of a number or array, with exact zeros for entries at round-off level."""
+    array = np.asarray(value, dtype=complex)
+    scale = np.abs(array).max(initial=0.0)
+    array = np.where(np.abs(array) <= max(1e-9 * scale, 1e-12), 0, array)
+    return array
+
+
+def _points(symbols, count=3):
+    """Fixed rational points (by symbol name) at which expressions are compared."""
+    import sympy as sp
+
+    rng = np.random.default_rng(sum(map(ord, "".join(sorted(symbols)))))
+    return [{name: sp.Rational(int(rng.integers(300, 1700)), 1000) for name in symbols} for _ in range(count)]
+
+
+def _evaluate(expr, point):
+    import sympy as sp
+
+    expr = sp.sympify(expr)
+    values = {x: point.get(str(x), sp.Rational(7, 10)) for x in expr.free_symbols}
+    return complex(sp.N(expr.subs(values), 30))
+
+
+class Fingerprint:
+    """A right answer in a form that tells a right answer from a wrong one without revealing it.
+
+    Numbers: the shape and, per entry, a salted slow hash of the value rounded to four significant
+    figures (entries at round-off level count as zero).  Sympy expressions and matrices: the shape,
+    the names of the free symbols, and per entry hashes of its values at three fixed rational
+    points.  Booleans, integers and strings: a hash of the value.  Tuples: a fingerprint per item.
+
+    ``Fingerprint.of(value)`` makes one; ``repr`` gives the text that recreates it in a notebook.
+    """
+
+    def __init__(self, code):
+        self.code = code
+        self.data = json.loads(base64.b64decode(code))
+
+    def __repr__(self):
+        return f"Fingerprint({self.code!r})"
+
+    @classmethod
+    def of(cls, value, salt=None):
+        return cls(base64.b64encode(json.dumps(cls._data(value, salt or os.urandom(6).hex())).encode()).decode())
+
+    @classmethod
+    def _data(cls, value, salt):
+        if isinstance(value, tuple):
+            return {"kind": "tuple", "items": [cls._data(v, salt) for v in value]}
+        if isinstance(value, (bool, np.bool_, str, int, np.integer)):
+            text = repr(value.strip().lower() if isinstance(value, str) else
+                        bool(value) if isinstance(value, (bool, np.bool_)) else int(value))
+            return {"kind": type(value).__name__, "salt": salt, "hash": _hash(text, salt)}
+        if _symbolic(value):
+            matrix = _as_sympy_matrix(value)
+            entries = matrix if hasattr(matrix, "shape") else None
+            items = list(entries) if entries is not None else [matrix]
+            names = sorted({str(x) for e in items for x in getattr(e, "free_symbols", set())})
+            points = _points(names)
+            hashes = [[_hash(_roundings(z, False)[0], salt) for z in
+                       (c for p in points for c in (_evaluate(e, p).real, _evaluate(e, p).imag))] for e in items]
+            shape = list(entries.shape) if entries is not None else []
+            return {"kind": "sympy", "shape": shape, "symbols": names, "salt": salt, "hashes": hashes}
+        array = _numbers(value)
+        hashes = [_hash(_roundings(z.real, False)[0] + "," + _roundings(z.imag, False)[0], salt) for z in array.flat]
+        return {"kind": "numbers", "shape": list(array.shape), "salt": salt, "hashes": hashes}
+
+    def mismatch(self, got):
+        """None when ``got`` rounds to the fingerprinted answer, else which part differs."""
+        return _fingerprint_mismatch(self.data, got)
+
+
+class Fingerprints:
+    """The fingerprints of a check that runs once per case of a loop, handed out in turn.
+
+    ``Fingerprints(code_1, code_2, ...).next()`` returns the fingerprint of the first case, then of
+    the second, and so on (starting again after the last).
+    """
+
+    def __init__(self, *codes):
+        self.items = [Fingerprint(code) for code in codes]
+        self.count = 0
+
+    def __repr__(self):
+        return f"Fingerprints({', '.join(repr(item.code) for item in self.items)})"
+
+    def next(self):
+        item = self.items[self.count % len(self.items)]
+        self.count += 1
+        return item
+
+
+def _fingerprint_mismatch(data, got):
+    if _not_answered(got):
+        return "no answer yet"
+    kind = data["kind"]
+    if kind == "tuple":
+        items = data["items"]
+        if not isinstance(got, tuple) or len(got) != len(items):
+            return f"expected a tuple of {len(items)} results, got {type(got).__name__}"
+        for k, (g, d) in enumerate(zip(got, items), start=1):
+            problem = _fingerprint_mismatch(d, g)
+            if problem:
+                return f"result {k} of {len(items)}: {problem}"
+        return None
+    salt = data.get("salt", "")
+    if kind in ("bool", "bool_", "str", "int", "int64", "integer"):
+        try:
+            text = repr(got.strip().lower() if isinstance(got, str) else bool(got) if kind.startswith("bool")
+                        else int(got) if float(got) == int(got) else got)
+        except (TypeError, ValueError):
+            return "not the expected value"
+        return None if _hash(text, salt) == data["hash"] else "not the expected value"
+    if kind == "sympy":
+        return _fingerprint_sympy(data, got, salt)
+    try:
+        array = _numbers(got)
+    except (TypeError, ValueError):
+        return f"expected numbers, got {type(got).__name__}"
+    if list(array.shape) != data["shape"]:
+        return f"expected shape {tuple(data['shape'])}, got shape {array.shape}"
+    if np.any(np.isnan(array)):
+        return "contains NaN"
+    wrong = [k for k, (z, h) in enumerate(zip(array.flat, data["hashes"]))
+             if h not in {_hash(a + "," + b, salt) for a in _roundings(z.real, False) for b in _roundings(z.imag, False)}]
+    if not wrong:
+        return None
+    if not data["shape"]:
+        return "not the expected value"
+    shown = [np.unravel_index(k, data["shape"]) for k in wrong[:6]]
+    text = ", ".join(str(tuple(int(i) for i in w)) if len(data["shape"]) > 1 else str(int(w[0])) for w in shown)
+    more = f" and {len(wrong) - 6} more" if len(wrong) > 6 else ""
+    return f"entr{'y' if len(wrong) == 1 else 'ies'} {text}{more} differ{'s' if len(wrong) == 1 else ''}"
+
+
+def _fingerprint_sympy(data, got, salt):
+    try:
+        matrix = _as_sympy_matrix(got)
+    except Exception as exc:  # the reader's answer may be anything
+        return f"cannot be compared with the expected expression ({type(exc).__name__})"
+    items = list(matrix) if hasattr(matrix, "shape") else [matrix]
+    shape = list(matrix.shape) if hasattr(matrix, "shape") else []
+    if shape != data["shape"] and not (len(items) == 1 and not data["shape"]):
+        return f"expected shape {tuple(data['shape'])}, got shape {tuple(shape)}"
+    names = {str(x) for e in items for x in getattr(e, "free_symbols", set())}
+    extra, missing = sorted(names - set(data["symbols"])), sorted(set(data["symbols"]) - names)
+    points = _points(data["symbols"])
+    wrong = []
+    for k, (e, hashes) in enumerate(zip(items, data["hashes"])):
+        try:
+            values = [c for p in points for z in [_evaluate(e, p)] for c in (z.real, z.imag)]
+        except (TypeError, ValueError):
+            return "cannot be evaluated: is every symbol a sympy Symbol?"
+        if any(h not in {_hash(r, salt) for r in _roundings(v, False)} for v, h in zip(values, hashes)):
+            wrong.append(k)
+    if not wrong:
+        return None
+    where = "the expression differs" if not data["shape"] else "entries " + ", ".join(
+        str(tuple(int(i) for i in np.unravel_index(k, data["shape"]))) for k in wrong[:6]) + " differ"
+    notes = ([f"your answer involves {', '.join(extra)}, which the right one does not"] if extra else []) + \
+        ([f"the right one involves {', '.join(missing)}, which yours does not"] if missing else [])
+    return where + ("; " + "; ".join(notes) if notes else "")
+
+
+@contextmanager
+def _without(functions, namespace):
+    """While the reader's function runs, the dynlib functions it must not use raise instead."""
+    functions = [f for f in functions if callable(f)]
+    if not functions:
+        yield
+        return
+
+    def refuse(f):
+        def refused(*args, **kwargs):
+            raise ExerciseFeedback(f"this exercise asks you to write it without `{f.__name__}`; "
+                                   "use the lower-level functions the statement allows.")
+        return refused
+
+    patched = []
+    targets = [m.__dict__ for name, m in list(sys.modules.items()) if name.split(".")[0] == "dynlib" and m]
+    targets.append(namespace)
+    for target in targets:
+        for key, value in list(target.items()):
+            if any(value is f for f in functions):
+                patched.append((target, key, value))
+                target[key] = refuse(value)
+    try:
+        yield
+    finally:
+        for target, key, value in patched:
+            target[key] = value
 
 
 def _show(value):
@@ -125,8 +383,8 @@ def answered(**answers):
         raise ExerciseFeedback(f"no answer yet for {names}: replace the ... with your answer and run its cell.")
 
 
-def check_function(candidate, reference, cases, name=None, rtol=1e-8, hint=None):
-    """Call the reader's function and dynlib's on each case and report the first disagreement.
+def check_function(candidate, reference, cases, name=None, rtol=1e-8, hint=None, forbid=()):
+    """Call the reader's function and dynlib's on each case and report every disagreement.
 
     Parameters
     ----------
@@ -142,6 +400,10 @@ def check_function(candidate, reference, cases, name=None, rtol=1e-8, hint=None)
         Relative tolerance for numbers; sympy results must agree exactly.
     hint : str, optional
         Printed with any failure.
+    forbid : iterable of callables, optional
+        dynlib functions the exercise asks the reader to do without: while the reader's function
+        runs they raise, wherever the reader reaches them (``dl.rnea``, ``dynlib.algorithms...``, or
+        a name bound to them in the notebook).
 
     Returns
     -------
@@ -151,7 +413,8 @@ def check_function(candidate, reference, cases, name=None, rtol=1e-8, hint=None)
     Raises
     ------
     ExerciseFeedback
-        Naming the case, expected against got, and the hint.
+        Naming every case that fails (expected against got for numbers; for sympy results
+        which entries differ and in which symbols), and the hint.
 
     Examples
     --------
@@ -166,21 +429,30 @@ def check_function(candidate, reference, cases, name=None, rtol=1e-8, hint=None)
     """
     name = name or getattr(candidate, "__name__", "your function")
     cases = list(cases)
+    failures = []
     for k, (label, args) in enumerate(cases, start=1):
         expected = reference(*args)
         where = f"case {k} of {len(cases)} ({label})"
         try:
-            got = candidate(*args)
+            with _without(forbid, getattr(candidate, "__globals__", {})):
+                got = candidate(*args)
+        except ExerciseFeedback:
+            raise
         except NotImplementedError:
             message = f"{name} is not written yet: replace `raise NotImplementedError` with your code."
             raise ExerciseFeedback(message) from None
         except Exception as exc:  # the reader's code may fail in any way; report it as feedback
-            message = f"{name} raised {type(exc).__name__} on {where}: {exc}"
-            raise ExerciseFeedback(_with_hint(message, hint)) from None
+            failures.append(f"{name} raised {type(exc).__name__} on {where}: {exc}")
+            continue
         problem = _mismatch(got, expected, rtol)
         if problem:
-            message = f"{name} is wrong on {where}: {problem}.\n  expected {_show(expected)}\n  got      {_show(got)}"
-            raise ExerciseFeedback(_with_hint(message, hint))
+            message = f"{name} is wrong on {where}: {problem}."
+            if not (_symbolic(expected) or _symbolic(got)):  # a formula would give the answer away
+                message += f"\n  expected {_show(expected)}\n  got      {_show(got)}"
+            failures.append(message)
+    if failures:
+        summary = f"{len(failures)} of {len(cases)} cases fail:\n" if len(cases) > 1 and len(failures) > 1 else ""
+        raise ExerciseFeedback(_with_hint(summary + "\n".join(failures), hint))
     print(f"{name}: all {len(cases)} cases agree with dynlib.")
 
 
@@ -192,8 +464,9 @@ def check_answer(got, expected, name, rtol=1e-8, hint=None):
     got : object
         The reader's answer: number, array, sympy expression or matrix, tuple of these,
         bool or str.  ``...`` or ``None`` means not answered yet.
-    expected : object
-        The right answer (computed in the check cell, never shown).
+    expected : object or Fingerprint
+        The right answer (computed in the check cell, never shown), or its :class:`Fingerprint`
+        (in a student's copy).
     name : str
         What the answer is, for the messages.
     rtol : float
@@ -224,7 +497,7 @@ def check_answer(got, expected, name, rtol=1e-8, hint=None):
     """
     if _not_answered(got):
         raise ExerciseFeedback(_with_hint(f"{name}: no answer yet (replace the ... with your answer).", hint))
-    problem = _mismatch(got, expected, rtol)
+    problem = _mismatch(got, expected, rtol, detail=False)
     if problem:
         raise ExerciseFeedback(_with_hint(f"{name}: not right yet ({problem}).", hint))
     print(f"{name}: right.")

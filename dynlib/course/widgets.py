@@ -336,10 +336,12 @@ def draw_apparent_mass(ax, model, q, body=0, point=None, scale=0.25):
 
     A pure force ``e`` at the world point ``p`` accelerates it (from rest) by ``G e`` with the
     point mobility ``G = B^T M^-1 B`` of the inertia ``M`` the body presents
-    (:func:`dynlib.point_mobility`); ``G^-1`` is the point's apparent mass, drawn as the ellipse
-    ``G^-1 e`` over unit ``e``.  The three inertias are the body alone, the articulated inertia
-    (its subtree free on its joints) and the composite inertia (its subtree locked); their
-    ellipses are nested in that order.
+    (:func:`dynlib.point_mobility`); ``G^-1`` is the point's apparent mass.  Each inertia is drawn
+    as the ellipse ``f^T G f <= 1`` of the forces through the point: its radius along a unit
+    direction ``e`` is the square root of the effective mass ``1 / e^T G e``.  The three inertias
+    are the body alone, the articulated inertia (its subtree free on its joints) and the composite
+    inertia (its subtree locked); ordered as matrices, they order every effective mass, so these
+    ellipses are nested in that order (the images ``G^-1 e`` of the unit circle need not be).
 
     Parameters
     ----------
@@ -351,7 +353,7 @@ def draw_apparent_mass(ax, model, q, body=0, point=None, scale=0.25):
     point : array_like, shape (3,), optional
         World point of ``body`` (default: the origin of its first child, e.g. the elbow).
     scale : float
-        Metres drawn per kilogram.
+        Metres drawn per square root of a kilogram.
 
     Returns
     -------
@@ -377,9 +379,10 @@ def draw_apparent_mass(ax, model, q, body=0, point=None, scale=0.25):
     circle = np.array([np.cos(np.linspace(0, 2 * np.pi, 120)), np.sin(np.linspace(0, 2 * np.pi, 120))])
     principal = {}
     for key, M in inertias.items():
-        apparent = np.linalg.inv(point_mobility(np.linalg.inv(M), point)[:2, :2])
-        principal[key] = np.linalg.eigvalsh(apparent)
-        ax.plot(*(point[:2, None] + scale * apparent @ circle), color=styles[key][0], lw=2, label=styles[key][1])
+        G = point_mobility(np.linalg.inv(M), point)[:2, :2]
+        principal[key] = np.linalg.eigvalsh(np.linalg.inv(G))
+        radius = 1 / np.sqrt(np.einsum("ik,ij,jk->k", circle, G, circle))     # sqrt of the effective mass
+        ax.plot(*(point[:2, None] + scale * radius * circle), color=styles[key][0], lw=2, label=styles[key][1])
     ax.plot(*point[:2], "ko", ms=4)
     ax.set_aspect("equal")
     ax.legend(loc="upper left", fontsize=8)
