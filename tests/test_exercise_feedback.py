@@ -98,6 +98,7 @@ def test_a_fingerprint_accepts_the_answer_rounded_and_refuses_others_without_hol
         (3, 3.0, 4),
         (True, True, False),
         ((1.5, m / 2), (1.5, m / 2), (1.5, m / 3)),
+        ([m / 2, L], [m / 2, L], [m / 3, L]),
     ]:
         fingerprint = Fingerprint.of(value)
         text = repr(fingerprint)

@@ -197,6 +197,8 @@ class Fingerprint:
 
     @classmethod
     def _data(cls, value, salt):
+        if isinstance(value, list):  # a list of numbers or of sympy expressions: an array
+            value = np.array(value, dtype=object) if any(_symbolic(v) for v in np.ravel(value)) else np.asarray(value)
         if isinstance(value, tuple):
             return {"kind": "tuple", "items": [cls._data(v, salt) for v in value]}
         if isinstance(value, (bool, np.bool_, str, int, np.integer)):
