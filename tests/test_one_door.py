@@ -70,6 +70,8 @@ CALLS = {
     "system_momentum": lambda: dl.system_momentum(MODEL, Q, QD),
     "integrate": lambda: dl.integrate(MODEL, Q, QD, 0.01),
     "stacked_forward_dynamics": lambda: dl.stacked_forward_dynamics(MODEL, Q, QD, TAU),
+    "rnea_derivatives": lambda: dl.rnea_derivatives(MODEL, Q, QD, TAU),
+    "aba_derivatives": lambda: dl.aba_derivatives(MODEL, Q, QD, TAU),
 }
 
 

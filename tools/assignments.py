@@ -16,6 +16,8 @@ becomes one nbgrader assignment ``NN_*`` whose notebook holds, per exercise:
   copy only), the full check runs again with check functions loaded afresh from their files (a
   student who patched them patched other objects) and with every random seed moved by the
   instructor's secret ``--seed``, so that cases read off the visible checks are not the graded ones.
+  The solutions are run against these hidden tests when the course is written: a seed under
+  which a solution would fail a graded case (a degenerate random draw) is refused.
 
 Points: an exercise's check cells share ``CHECK_POINTS`` points, its words answer is worth
 ``WORDS_POINTS``; a statement can set its own with a Markdown comment ``<!-- points: 3 -->``
@@ -304,10 +306,26 @@ def record_expectations(nb):
     return recorded
 
 
+def check_hidden_tests(nb, seed):
+    """Run the solved page with every check cell replaced by its hidden part (fresh check functions,
+    seeds moved by ``seed``): the solutions must pass the graded cases too, or the seed is refused."""
+    run = copy.deepcopy(nb)
+    for exercise in coursework.exercises(nb):
+        for i in exercise.checks:
+            run.cells[i].source = FRESH_CHECKS + reseeded(run.cells[i].source, seed)
+    errors = coursework.run(run, seconds_per_cell=600)
+    if errors:
+        first = next(iter(errors.values())).strip().splitlines()[-1][:300]
+        raise RuntimeError(f"with the seed shift {seed} the hidden tests of cells {sorted(errors)} fail on the "
+                           f"solutions themselves (a degenerate random case): choose another ASSIGNMENT_SEED. "
+                           f"First message: {first}")
+
+
 def assignment(nb, seed):
     """The nbgrader source notebook of an exercise page (see the module docstring)."""
     found = coursework.exercises(nb)
     recorded = record_expectations(nb)
+    check_hidden_tests(nb, seed)
     first_statement = found[0].statement
     cells = []
     for index, cell in enumerate(nb.cells[:first_statement]):

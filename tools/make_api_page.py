@@ -27,6 +27,7 @@ SECTIONS = [
     ("dynlib.algorithms.inverse_dynamics", "Inverse dynamics"),
     ("dynlib.algorithms.mass_matrix", "Mass matrix"),
     ("dynlib.algorithms.articulated", "Articulated-body and hybrid dynamics"),
+    ("dynlib.algorithms.derivatives", "Derivatives of the dynamics"),
     ("dynlib.algorithms.body_frame", "Kim's body-frame recursions"),
     ("dynlib.algorithms.mobility", "Articulated mobility and chain splitting"),
     ("dynlib.algorithms.impulse", "Impulses"),

@@ -1,5 +1,5 @@
 """Parts II-III of the course: inverse dynamics, the mass matrix, articulated inertia and mobility,
-impulses, constrained dynamics, energy and simulation.
+impulses, constrained dynamics, energy, simulation and the derivatives of the dynamics.
 
 Chapter: Parts II and III (chapters 5-10).
 """
@@ -29,6 +29,12 @@ from .constrained_dynamics import (
     project_velocity,
     stacked_forward_dynamics,
     stacked_system,
+)
+from .derivatives import (
+    aba_derivatives,
+    rnea_derivative_passes,
+    rnea_derivatives,
+    velocity_inertia_product,
 )
 from .energy import (
     system_centre_of_mass,
@@ -92,6 +98,10 @@ __all__ = [
     "aba_passes",
     "hybrid_dynamics",
     "hybrid_passes",
+    "rnea_derivatives",
+    "rnea_derivative_passes",
+    "aba_derivatives",
+    "velocity_inertia_product",
     "BodyFrameInverseDynamics",
     "BodyFrameForwardDynamics",
     "rnea_body_frame",

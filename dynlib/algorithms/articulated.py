@@ -279,6 +279,11 @@ def _run_articulated(kernel_, batch_kernel, state, *vectors):
         raise ValueError(err.message("D = s^T IA s of joint {j}", _NO_INERTIA, rerun)) from None
 
 
+def state_forward_dynamics(state):
+    """:func:`aba` of a state already checked by :func:`dynlib.check_state` (no second check)."""
+    return _run_articulated(aba_passes, aba_batch, state, state.qd, state.tau)
+
+
 def articulated_bodies(model, q, qd, tau, f_ext=None):
     """Articulated inertias and bias forces of every body: passes 1 and 2 of :func:`aba`.
 
@@ -353,8 +358,7 @@ def aba(model, q, qd, tau, f_ext=None):
     >>> bool(np.isclose(aba(model, [0.0], [0.0], [0.0])[0], -9.81 * 1.0 / (2.0**2 / 3)))
     True
     """
-    state = check_state(model, q, qd=qd, tau=tau, f_ext=f_ext)
-    return _run_articulated(aba_passes, aba_batch, state, state.qd, state.tau)
+    return state_forward_dynamics(check_state(model, q, qd=qd, tau=tau, f_ext=f_ext))
 
 
 @kernel

@@ -15,6 +15,7 @@ from ..multibody.kinematics import forward_kinematics
 from ..multibody.model import random_configuration, random_velocity
 from ..spatial.screws import line_coordinates
 from .articulated import aba, articulated_bodies, hybrid_dynamics
+from .derivatives import rnea_derivatives
 from .impulse import impulse_propagation
 from .inverse_dynamics import rnea
 from .mass_matrix import crba
@@ -46,4 +47,5 @@ def compile_kernels():
     articulated_mobility(chain, q, qd, tau)
     split_chain_dynamics(chain, q, qd, tau, 3)
     impulse_propagation(chain, q, qd, line_coordinates([0.0, 0.0, 0.0], [0.0, 1.0, 0.0]), 0.5)
+    rnea_derivatives(chain, q, qd, tau)
     return COMPILED

@@ -5,7 +5,15 @@ Chapter: every chapter and exercise page.
 """
 
 from .checks import exactly_zero, relative_close
-from .exercises import ExerciseFeedback, answered, check_answer, check_function, check_property
+from .exercises import (
+    ExerciseFeedback,
+    Fingerprint,
+    Fingerprints,
+    answered,
+    check_answer,
+    check_function,
+    check_property,
+)
 from .listing import show_source, source_without_docstrings
 from .plotting import (
     Player,
@@ -38,6 +46,8 @@ __all__ = [
     "show_source",
     "source_without_docstrings",
     "ExerciseFeedback",
+    "Fingerprint",
+    "Fingerprints",
     "answered",
     "check_function",
     "check_answer",
