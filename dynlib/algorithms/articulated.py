@@ -5,8 +5,8 @@ subtree hanging from joint ``i`` as if it were one body: the force that joint ``
 apply is ``f_i = IA_i a_i + pA_i`` whatever the acceleration ``a_i`` of body ``i``.
 
 Two steps make every articulated algorithm of the course, and they are written once here:
-:func:`passed_to_parent` (what a body and its subtree pass through their joint to the parent) and
-:func:`joint_acceleration` (the joint's share of ``f = IA a + pA``).  ``aba``, ``hybrid_dynamics``,
+:func:`~dynlib.passed_to_parent` (what a body and its subtree pass through their joint to the parent) and
+:func:`~dynlib.joint_acceleration` (the joint's share of ``f = IA a + pA``).  ``aba``, ``hybrid_dynamics``,
 chain splitting and impulse propagation are loops around them.
 
 Chapter: *Articulated inertia and forward dynamics*; Alexiou (1999) "Articulated Inertia

@@ -7,7 +7,7 @@ A change of joint ``j``'s position moves the whole subtree of ``j`` rigidly by t
 
 while the base's acceleration (gravity) and the external wrenches stay put.  Differentiating the
 recursion of :func:`dynlib.rnea` with these rules gives the O(n d) recursion of
-:func:`rnea_derivative_passes`; :func:`aba_derivatives` follows from ``H qdd = tau - C``.
+:func:`~dynlib.rnea_derivative_passes`; :func:`~dynlib.aba_derivatives` follows from ``H qdd = tau - C``.
 
 Chapter: *Derivatives of the dynamics* (to come); Carpentier & Mansard (2018) "Analytical
 derivatives of rigid body dynamics algorithms" (the same results, there in body-local and joint frames).
