@@ -64,3 +64,19 @@ def test_folded_inputs_outputs_and_cells_are_left_out_of_print():
     latex_book.leave_out_folded(doctree)
     kept = [[child["classes"][0] for child in c.children] for c in doctree.children]
     assert kept == [["cell_input", "cell_output"], ["cell_output"], ["cell_input"], []]
+
+
+def test_figure_captions_hold_no_cross_reference_roles():
+    """A citation or reference inside a caption becomes a fragile \\hyperlink in LaTeX's moving
+    argument and stops the PDF (TeX capacity exceeded): captions say it in words."""
+    import json
+
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for path in sorted(root.glob("chapters/*.ipynb")) + sorted(root.glob("exercises/*.ipynb")) + \
+            sorted(root.glob("book/*.ipynb")):
+        for index, cell in enumerate(json.loads(path.read_text())["cells"]):
+            caption = cell["metadata"].get("mystnb", {}).get("figure", {}).get("caption", "")
+            if any(role in caption for role in ("{cite", "{eq}", "{numref}", "{ref}", "{doc}")):
+                found.append((path.name, index))
+    assert not found, f"captions with cross-reference roles: {found}"
