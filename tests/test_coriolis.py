@@ -5,7 +5,6 @@ import pytest
 import sympy as sp
 
 import dynlib as dl
-from dynlib.algorithms.mass_matrix import cross_force_matrix
 
 from conftest import TREES, assert_close
 
@@ -16,11 +15,12 @@ def without_gravity(model):
     return dl.Model(model.parent, model.joints, model.placements, model.inertias, gravity=(0, 0, 0))
 
 
-def test_cross_force_matrix_is_the_skew_matrix_of_u_to_u_cross_star_f(rng):
-    f, u = rng.normal(size=6), rng.normal(size=6)
-    X = cross_force_matrix(f)
-    assert_close(X @ u, dl.cross_force(u, f))
-    assert_close(X, -X.T)
+def test_twice_b_is_how_the_newton_euler_force_responds_to_a_twist_change(rng):
+    """2 B(I, v) u = v x* I u - I (v x u) + u x* (I v), and B + B^T = dI/dt = v x* I - I v x."""
+    I, v, u = dl.random_inertia(rng), rng.normal(size=6), rng.normal(size=6)
+    two_B = dl.velocity_inertia_product(I, v)
+    assert_close(two_B @ u, dl.cross_force(v, I @ u) - I @ dl.cross_motion(v, u) + dl.cross_force(u, I @ v))
+    assert_close((two_B + two_B.T) / 2, dl.crf(v) @ I - I @ dl.crm(v))
 
 
 @pytest.mark.parametrize("n, seed, branching", TREES)

@@ -121,12 +121,10 @@ def body_fixed_correction(model, q, f_ext):
     extra = np.zeros((model.nv, model.nv))
     for b in range(model.n_bodies):
         for a in model.ancestors(b):                      # a is b or above it
-            for r, s_r in zip(range(*model.v_slices[a].indices(model.nv)), kin.s[a].T):
-                for e, s_e in zip(range(*model.v_slices[b].indices(model.nv)), kin.s[b].T):
-                    extra[r, e] = -s_r @ dl.cross_force(s_e, fx[b])       # row above, column below
-            for r, s_r in zip(range(*model.v_slices[b].indices(model.nv)), kin.s[b].T):
-                for e, s_e in zip(range(*model.v_slices[a].indices(model.nv)), kin.s[a].T):
-                    extra[r, e] = -s_r @ dl.cross_force(s_e, fx[b])       # row below, column above
+            for row, column in ((a, b), (b, a)):          # row above and column below, and the reverse
+                for r, s_r in zip(range(*model.v_slices[row].indices(model.nv)), kin.s[row].T):
+                    for e, s_e in zip(range(*model.v_slices[column].indices(model.nv)), kin.s[column].T):
+                        extra[r, e] = -s_r @ dl.cross_force(s_e, fx[b])
     return extra
 
 

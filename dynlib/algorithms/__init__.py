@@ -30,12 +30,7 @@ from .constrained_dynamics import (
     stacked_forward_dynamics,
     stacked_system,
 )
-from .derivatives import (
-    aba_derivatives,
-    rnea_derivative_passes,
-    rnea_derivatives,
-    velocity_inertia_product,
-)
+from .derivatives import aba_derivatives, rnea_derivative_passes, rnea_derivatives
 from .energy import (
     system_centre_of_mass,
     system_energy,
@@ -51,7 +46,14 @@ from .impulse import (
     impulse_propagation,
 )
 from .inverse_dynamics import bias_forces, joint_wrenches, rnea, rnea_passes, rnea_vectors
-from .mass_matrix import composite_inertias, coriolis_matrix, crba, crba_passes, forward_dynamics_crba
+from .mass_matrix import (
+    composite_inertias,
+    coriolis_matrix,
+    crba,
+    crba_passes,
+    forward_dynamics_crba,
+    velocity_inertia_product,
+)
 from .mobility import (
     Mobility,
     MobilityEllipse,
@@ -88,6 +90,7 @@ __all__ = [
     "crba",
     "crba_passes",
     "forward_dynamics_crba",
+    "velocity_inertia_product",
     "ArticulatedBodies",
     "velocity_products",
     "passed_to_parent",
@@ -101,7 +104,6 @@ __all__ = [
     "rnea_derivatives",
     "rnea_derivative_passes",
     "aba_derivatives",
-    "velocity_inertia_product",
     "BodyFrameInverseDynamics",
     "BodyFrameForwardDynamics",
     "rnea_body_frame",

@@ -21,43 +21,15 @@ from ..core.backend import solve_spd
 from ..core.compile import identity, kernel, run
 from ..multibody.kinematics import body_kinematics
 from ..multibody.model import check_state
-from ..spatial.algebra import cross_force, cross_motion, skew
+from ..spatial.algebra import cross_force, cross_motion
 from .articulated import state_forward_dynamics
+from .mass_matrix import velocity_inertia_product
 
 __all__ = [
     "rnea_derivatives",
     "rnea_derivative_passes",
     "aba_derivatives",
-    "velocity_inertia_product",
 ]
-
-
-@kernel
-def velocity_inertia_product(I, v):
-    """``2 B(I, v) = v x* I - I v x + (I v) xbar``: how ``I a + v x* I v`` responds to a change of ``v``.
-
-    With ``(h xbar) u = u x* h``, a twist change ``dv`` with the acceleration change ``v x dv``
-    (or ``dv x v``, turned) changes a body's Newton-Euler force by ``2 B dv``; it is twice the
-    body-level Coriolis factor ``B`` of :func:`dynlib.coriolis_matrix`.
-
-    Parameters
-    ----------
-    I : ndarray, shape (6, 6)
-        World inertia of a body.
-    v : ndarray, shape (6,)
-        Its twist.
-
-    Returns
-    -------
-    ndarray, shape (6, 6)
-    """
-    h = I @ v
-    W, V, F, N = skew(v[3:]), skew(v[:3]), skew(h[:3]), skew(h[3:])
-    vx = np.zeros((6, 6), dtype=I.dtype)                    # crm(v) = [[w x, v_O x], [0, w x]]
-    hx = np.zeros((6, 6), dtype=I.dtype)                    # (h xbar) = [[0, -f x], [-f x, -n x]]
-    vx[:3, :3], vx[:3, 3:], vx[3:, 3:] = W, V, W
-    hx[:3, 3:], hx[3:, :3], hx[3:, 3:] = -F, -F, -N
-    return -vx.T @ I - I @ vx + hx
 
 
 @kernel
@@ -116,10 +88,11 @@ def rnea_derivative_passes(m, q, qd, qdd, f_ext):
             for e in range(m.v_start[j], m.v_start[j + 1]):
                 dF_q = cross_force(s[e], fb) + Ic[i] @ c[e] + Bc[i] @ psi[e]
                 dF_qd = Bc[i] @ s[e] + Ic[i] @ w[e]
+                F_e = Ic[i] @ s[e]                                  # the CRBA's force of freedom e
                 for r in range(m.v_start[i], m.v_start[i + 1]):     # tau_r = s_r^T f_i, s_r turning
                     dtau_dq[r, e] = s[r] @ dF_q + cross_motion(s[e], s[r]) @ f[i]
                     dtau_dqd[r, e] = s[r] @ dF_qd
-                    H[r, e] = s[r] @ (Ic[i] @ s[e])
+                    H[r, e] = s[r] @ F_e
                     H[e, r] = H[r, e]
                 k = m.parent[i] if j == i else -1                   # joint i's own freedoms move
                 while k >= 0:                                       # the forces of its ancestors

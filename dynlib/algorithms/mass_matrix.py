@@ -14,7 +14,7 @@ from ..core.backend import solve_spd, zeros
 from ..core.compile import kernel, run
 from ..multibody.kinematics import body_kinematics, check_kinematics, state_kinematics, world_jacobian
 from ..multibody.model import check_state
-from ..spatial.algebra import crf, crm, skew
+from ..spatial.algebra import crm, skew
 from .inverse_dynamics import state_inverse_dynamics
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "crba",
     "crba_passes",
     "forward_dynamics_crba",
+    "velocity_inertia_product",
 ]
 
 
@@ -184,7 +185,7 @@ def coriolis_matrix(model, q, qd):
 
         C = sum_i J_i^T (I_i dJ_i + B(I_i, v_i) J_i)
         dJ_i = columns v_j x s_j           (a joint twist turns with its body, eq-rnea-outward)
-        B(I, v) = (v x* I - I v x + (I v) xbar) / 2,      (f xbar) u = u x* f
+        B(I, v) = (v x* I - I v x + (I v) xbar) / 2,      (f xbar) u = u x* f   (velocity_inertia_product / 2)
 
     ``C qd = sum_i J_i^T (I_i dJ_i qd + v_i x* I_i v_i)`` is the RNEA's velocity-product torque, and
     ``C + C^T = dH/dt`` because ``B + B^T = dI/dt = v x* I - I v x``.  In coordinates where every
@@ -224,14 +225,34 @@ def coriolis_matrix(model, q, qd):
         for j in model.ancestors(i):
             dJ[:, model.v_slices[j]] = crm(kin.v[j]) @ kin.s[j]
         I, v = kin.I[i], kin.v[i]
-        B = (crf(v) @ I - I @ crm(v) + cross_force_matrix(I @ v)) / 2
+        B = velocity_inertia_product(I, v) / 2
         C += J.T @ (I @ dJ + B @ J)
     return C
 
 
-def cross_force_matrix(f):
-    """The matrix ``(f xbar)`` with ``(f xbar) u = u x* f`` for every motion vector ``u`` (skew-symmetric)."""
-    F, N = skew(f[:3]), skew(f[3:])
-    out = zeros((6, 6), F.dtype == object)
-    out[:3, 3:], out[3:, :3], out[3:, 3:] = -F, -F, -N
-    return out
+@kernel
+def velocity_inertia_product(I, v):
+    """``2 B(I, v) = v x* I - I v x + (I v) xbar``: how ``I a + v x* I v`` responds to a change of ``v``.
+
+    With ``(h xbar) u = u x* h``, a twist change ``dv`` with the acceleration change ``v x dv``
+    (or ``dv x v``, turned) changes a body's Newton-Euler force by ``2 B dv``; it is twice the
+    body-level Coriolis factor ``B`` of :func:`dynlib.coriolis_matrix`.
+
+    Parameters
+    ----------
+    I : ndarray, shape (6, 6)
+        World inertia of a body.
+    v : ndarray, shape (6,)
+        Its twist.
+
+    Returns
+    -------
+    ndarray, shape (6, 6)
+    """
+    h = I @ v
+    W, V, F, N = skew(v[3:]), skew(v[:3]), skew(h[:3]), skew(h[3:])
+    vx = np.zeros((6, 6), dtype=I.dtype)                    # crm(v) = [[w x, v_O x], [0, w x]]
+    hx = np.zeros((6, 6), dtype=I.dtype)                    # (h xbar) = [[0, -f x], [-f x, -n x]]
+    vx[:3, :3], vx[:3, 3:], vx[3:, 3:] = W, V, W
+    hx[:3, 3:], hx[3:, :3], hx[3:, 3:] = -F, -F, -N
+    return -vx.T @ I - I @ vx + hx
