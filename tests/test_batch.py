@@ -40,11 +40,24 @@ def test_dynamics_of_a_batch_equal_the_dynamics_of_each_state(seed, batch):
         "aba": (lambda *x: dl.aba(model, *x), (q, qd, tau)),
         "aba with f_ext": (lambda q, qd, tau, f: dl.aba(model, q, qd, tau, f), (q, qd, tau, f_ext)),
         "forward_dynamics_crba": (lambda *x: dl.forward_dynamics_crba(model, *x), (q, qd, tau)),
+        "rnea_derivatives": (lambda *x: np.stack(dl.rnea_derivatives(model, *x), axis=-3), (q, qd, qdd, f_ext)),
     }
     for name, (func, args) in cases.items():
         got = func(*args)
         assert got.shape == one_at_a_time(func, *args).shape, name
         assert relative_close(got, one_at_a_time(func, *args), 1e-12), name
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("batch", [(4,), (2, 2)])
+def test_forward_dynamics_derivatives_of_a_batch(seed, batch):
+    """A batch inverts each H by a stacked solve, a single state by Cholesky: they agree to cond(H) eps."""
+    model, q, qd, _, tau, f_ext = tree_and_states(seed, batch=batch)
+    got = np.stack(dl.aba_derivatives(model, q, qd, tau, f_ext), axis=-3)
+    each = one_at_a_time(lambda *x: np.stack(dl.aba_derivatives(model, *x)), q, qd, tau, f_ext)
+    cond = np.linalg.cond(dl.crba(model, q)).max()
+    assert got.shape == each.shape
+    assert relative_close(got, each, 100 * cond * np.finfo(float).eps)
 
 
 @pytest.mark.parametrize("seed", range(3))

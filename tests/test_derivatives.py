@@ -221,8 +221,8 @@ def test_wrong_lengths_are_refused(tree):
         rnea_derivatives(tree, q, qd, qdd, f_ext[:-1])
     with pytest.raises(ValueError, match="tau"):
         aba_derivatives(tree, q, qd, qdd[:-1])
-    with pytest.raises(ValueError):   # one state at a time
-        rnea_derivatives(tree, np.stack([q, q]), qd, qdd)
+    with pytest.raises(ValueError, match="batch"):   # batches of two and three states
+        rnea_derivatives(tree, np.stack([q, q]), np.stack([qd, qd, qd]), qdd)
 
 
 @pytest.mark.parametrize("which", ["q", "qd", "qdd", "f_ext"])

@@ -104,9 +104,21 @@ def rnea_derivative_passes(m, q, qd, qdd, f_ext):
     return dtau_dq, dtau_dqd, H
 
 
+@kernel
+def rnea_derivative_batch(m, q, qd, qdd, f_ext):
+    """:func:`rnea_derivative_passes` for a batch of states (first axis)."""
+    nv = qd.shape[1]
+    dtau_dq = np.zeros((q.shape[0], nv, nv))
+    dtau_dqd, H = np.zeros_like(dtau_dq), np.zeros_like(dtau_dq)
+    for b in range(q.shape[0]):
+        dtau_dq[b], dtau_dqd[b], H[b] = rnea_derivative_passes(m, q[b], qd[b], qdd[b], f_ext[b])
+    return dtau_dq, dtau_dqd, H
+
+
 def state_rnea_derivatives(state, qdd):
     """:func:`rnea_derivatives` of a checked state (:func:`dynlib.check_state`) at the accelerations ``qdd``."""
-    return run(rnea_derivative_passes, None, state.m, (state.q, state.qd, qdd, state.f_ext), (), state.symbolic)
+    return run(rnea_derivative_passes, rnea_derivative_batch, state.m, (state.q, state.qd, qdd, state.f_ext),
+               state.batch, state.symbolic)
 
 
 def rnea_derivatives(model, q, qd, qdd, f_ext=None):
@@ -147,17 +159,18 @@ def rnea_derivatives(model, q, qd, qdd, f_ext=None):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd, qdd : array_like, shape (nv,)
-    f_ext : array_like, shape (n, 6), optional
+    q : array_like, shape (nq,) or (..., nq)
+    qd, qdd : array_like, shape (nv,) or (..., nv)
+    f_ext : array_like, shape (n, 6) or (..., n, 6), optional
         External wrench on each body (world frame, about the origin), held fixed in the world.
 
     Returns
     -------
-    dtau_dq : ndarray, shape (nv, nv)
-        Column ``e`` is the change of ``tau`` per unit step of velocity freedom ``e``.
-    dtau_dqd : ndarray, shape (nv, nv)
-    H : ndarray, shape (nv, nv)
+    dtau_dq : ndarray, shape (nv, nv) or (..., nv, nv)
+        Column ``e`` is the change of ``tau`` per unit step of velocity freedom ``e``.  A leading
+        batch of states gives a batch of results.
+    dtau_dqd : ndarray, shape (nv, nv) or (..., nv, nv)
+    H : ndarray, shape (nv, nv) or (..., nv, nv)
         The mass matrix, ``dtau/dqdd`` (equal to :func:`dynlib.crba`).
 
     References
@@ -174,7 +187,7 @@ def rnea_derivatives(model, q, qd, qdd, f_ext=None):
     >>> bool(np.isclose(dq[0, 0], 0.0)), bool(np.isclose(H[0, 0], 3.0 * 2.0**2 / 3))
     (True, True)
     """
-    state = check_state(model, q, qd=qd, qdd=qdd, f_ext=f_ext, batch=False)
+    state = check_state(model, q, qd=qd, qdd=qdd, f_ext=f_ext)
     return state_rnea_derivatives(state, state.qdd)
 
 
@@ -191,13 +204,14 @@ def aba_derivatives(model, q, qd, tau, f_ext=None):
     Parameters
     ----------
     model : Model
-    q : array_like, shape (nq,)
-    qd, tau : array_like, shape (nv,)
-    f_ext : array_like, shape (n, 6), optional
+    q : array_like, shape (nq,) or (..., nq)
+    qd, tau : array_like, shape (nv,) or (..., nv)
+    f_ext : array_like, shape (n, 6) or (..., n, 6), optional
 
     Returns
     -------
-    dqdd_dq, dqdd_dqd, Hinv : ndarray, shape (nv, nv)
+    dqdd_dq, dqdd_dqd, Hinv : ndarray, shape (nv, nv) or (..., nv, nv)
+        With the batch axes first, for a batch of states.
 
     Raises
     ------
@@ -208,8 +222,9 @@ def aba_derivatives(model, q, qd, tau, f_ext=None):
     ----------
     Chapter *Derivatives of the dynamics*; Carpentier & Mansard (2018), section on forward dynamics.
     """
-    state = check_state(model, q, qd=qd, tau=tau, f_ext=f_ext, batch=False)
+    state = check_state(model, q, qd=qd, tau=tau, f_ext=f_ext)
     qdd = state_forward_dynamics(state)
     dtau_dq, dtau_dqd, H = state_rnea_derivatives(state, qdd)
-    Hinv = solve_spd(H, identity(H.shape[0], H), "the mass matrix H")
+    eye = identity(H.shape[-1], H)
+    Hinv = solve_spd(H, np.broadcast_to(eye, H.shape) if state.batch else eye, "the mass matrix H")
     return -(Hinv @ dtau_dq), -(Hinv @ dtau_dqd), Hinv

@@ -47,5 +47,6 @@ def compile_kernels():
     articulated_mobility(chain, q, qd, tau)
     split_chain_dynamics(chain, q, qd, tau, 3)
     impulse_propagation(chain, q, qd, line_coordinates([0.0, 0.0, 0.0], [0.0, 1.0, 0.0]), 0.5)
-    rnea_derivatives(chain, q, qd, tau)
+    for args in ((q, qd, tau), batch):
+        rnea_derivatives(chain, *args)
     return COMPILED
