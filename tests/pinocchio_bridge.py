@@ -40,3 +40,32 @@ def to_pinocchio(model):
         m, c, I_c = dl.inertia_parameters(model.inertias[i])
         pm.appendBodyToJoint(jid, pin.Inertia(m, c, I_c), pin.SE3.Identity())
     return pm
+
+
+def pinocchio_indices(model, pm, joint_names):
+    """Where each dynlib body's entries sit in a Pinocchio model of the same robot (matched by joint name).
+
+    ``joint_names[i]`` is the name of body ``i``'s joint in ``pm`` (Pinocchio's parser names a
+    joint after the URDF's, and a floating root ``root_joint``).  Returns ``(P, state)``: dynlib's
+    ``qd`` is Pinocchio's ``v[P]``, and ``state(q, qd)`` gives Pinocchio's ``(q, v)``.  Both libraries
+    store free joints alike (position, quaternion x, y, z, w; child-frame twist, linear first);
+    Pinocchio's continuous joints hold ``(cos, sin)`` of the angle.
+    """
+    ids = [pm.getJointId(name) for name in joint_names]
+    missing = [name for name, jid in zip(joint_names, ids) if jid >= pm.njoints]
+    if missing:
+        raise ValueError(f"no Pinocchio joint named {missing}")
+    pjoints = [pm.joints[jid] for jid in ids]
+    P = np.concatenate([np.arange(j.idx_v, j.idx_v + j.nv) for j in pjoints]).astype(int)
+
+    def state(q, qd):
+        q_pin, v_pin = np.zeros(pm.nq), np.zeros(pm.nv)
+        for i, j in enumerate(pjoints):
+            qi = q[model.q_slices[i]]
+            if j.nq == 2 and model.joints[i].nq == 1:  # a continuous joint: (cos, sin) in Pinocchio
+                qi = np.array([np.cos(qi[0]), np.sin(qi[0])])
+            q_pin[j.idx_q:j.idx_q + j.nq] = qi
+        v_pin[P] = qd
+        return q_pin, v_pin
+
+    return P, state

@@ -1008,7 +1008,9 @@ def _urdf_case(rng):
     else:
         text = pick(rng, [None, 123, b"<robot/>", 4.5])
         label = f"source={text!r}"
-    return Case("load_urdf", dl.load_urdf, [text], summary=label, also_documented=(OSError,))
+    kwargs = {"floating_base": True} if rng.random() < 0.3 else {}  # drawn last: the draws above stay as they were
+    return Case("load_urdf", dl.load_urdf, [text], kwargs, summary=label + " floating" * bool(kwargs),
+                also_documented=(OSError,))
 
 
 #: constructors and the geometry modules: family -> (case generator, weight)

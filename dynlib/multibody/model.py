@@ -33,7 +33,7 @@ from ..core.backend import (
 )
 from ..core.compile import bounded
 from ..spatial.algebra import skew
-from ..spatial.inertia import check_rotational_inertia, inertia_parameters
+from ..spatial.inertia import check_rotational_inertia, inertia_parameters, principal_moments
 from ..spatial.rotations import check_unit_quaternion
 from .joints import KIND_CODES, Joint
 
@@ -77,6 +77,14 @@ class Model:
         Gravitational acceleration in the world frame (default ``(0, -9.81, 0)``: y up).
     names : sequence of str, optional
         Unique body names (default ``"body0"``, ``"body1"``, ...).
+    strict_inertias : bool
+        True (default): every inertia must be a rigid body's (positive mass, rotational inertia
+        about the centre of mass positive definite with principal moments obeying the triangle
+        inequality ``I1 + I2 >= I3``).  False: inertias as read from a data file
+        (:func:`load_urdf`), which has point masses, rotational inertias without mass and CAD
+        moments breaking the triangle inequality: each is used as given if it is positive
+        semi-definite (a principal moment down to ``-1e-10`` times the size of the rotational
+        inertia about the body frame counts as zero).  Kept by :meth:`exact` and :meth:`first_bodies`.
 
     Attributes
     ----------
@@ -108,6 +116,7 @@ class Model:
     inertias: np.ndarray
     gravity: np.ndarray = field(default_factory=lambda: np.array(DEFAULT_GRAVITY))
     names: tuple = None
+    strict_inertias: bool = True
 
     def __post_init__(self):
         parent = _as_tuple(self.parent, "parent")
@@ -143,10 +152,12 @@ class Model:
         if len(names) != n or not all(isinstance(s, str) for s in names) or len(set(names)) != n:
             raise ValueError(f"names must be {n} distinct strings, got {names}")
 
+        if not isinstance(self.strict_inertias, (bool, np.bool_)):
+            raise TypeError(f"strict_inertias must be True or False, got {self.strict_inertias!r}")
         mass, com = [], []
         for i in range(n):
             _check_placement(placements[i], i)
-            m, c = _check_inertia(inertias[i], i)
+            m, c = _check_inertia(inertias[i], i, bool(self.strict_inertias))
             mass.append(m)
             com.append(c)
 
@@ -172,6 +183,7 @@ class Model:
         set_(self, "inertias", _readonly(inertias.copy()))
         set_(self, "gravity", _readonly(gravity.copy()))
         set_(self, "names", names)
+        set_(self, "strict_inertias", bool(self.strict_inertias))
         set_(self, "n_bodies", n)
         set_(self, "nq", int(q_starts[-1]))
         set_(self, "nv", int(v_starts[-1]))
@@ -201,6 +213,7 @@ class Model:
             exact(self.inertias),
             exact(self.gravity),
             self.names,
+            self.strict_inertias,
         )
 
     def first_bodies(self, k):
@@ -211,7 +224,7 @@ class Model:
         if not isinstance(k, (int, np.integer)) or not 1 <= k <= self.n_bodies:
             raise ValueError(f"k must be an int in [1, {self.n_bodies}], got {k!r}")
         return Model(self.parent[:k], self.joints[:k], self.placements[:k], self.inertias[:k], self.gravity,
-                     self.names[:k])
+                     self.names[:k], self.strict_inertias)
 
     def is_chain(self):
         """True for a serial chain: ``parent[i] == i - 1`` for every body."""
@@ -323,8 +336,12 @@ def _check_placement(T, i):
         raise ValueError(f"placements[{i}][:3, :3] must be a rotation matrix (orthonormal, det +1)")
 
 
-def _check_inertia(I, i):
-    """Return (mass, com) of body i, validating the inertia (zero = massless)."""
+def _check_inertia(I, i, strict=True):
+    """Return (mass, com) of body i, validating the inertia (zero = massless).
+
+    Not ``strict``: the triangle inequality is not asked for, and an inertia without mass may
+    still have a rotational part (then mass and centre of mass are zero).
+    """
     if is_symbolic(I):
         mass, com, I_c = inertia_parameters(I)
         check_rotational_inertia(I_c, f"inertias[{i}] rotational inertia about the centre of mass")
@@ -332,9 +349,16 @@ def _check_inertia(I, i):
     check_finite(I, f"inertias[{i}]")
     if not np.any(I):
         return 0.0, np.zeros(3)
+    what = "rotational inertia about the centre of mass"
     try:
+        if not strict and not np.any(I[:3]) and not np.any(I[3:, :3]):  # no mass: a rotational inertia alone
+            principal_moments(I[3:, 3:], what)
+            return 0.0, np.zeros(3)
         mass, com, I_c = inertia_parameters(I)
-        check_rotational_inertia(I_c, "rotational inertia about the centre of mass")
+        if strict:
+            check_rotational_inertia(I_c, what)
+        else:  # the round-off of I_c = I_O + m skew(c) skew(c), where the two nearly cancel, is relative to I_O
+            principal_moments(I_c, what, scale=np.abs(I[3:, 3:]).max())
     except ValueError as err:
         raise ValueError(f"inertias[{i}] is not a valid rigid-body inertia: {err}") from None
     return mass, com

@@ -8,15 +8,19 @@ in a frame at ``<origin>`` in the link frame.
 
 Fixed joints are merged: the child's inertia is added to its parent's (the URDF's ``world``
 and tool-flange links disappear this way), and joints below it are re-placed in the parent's
-frame.  The root link is fixed to the world at the identity; its own inertia plays no part.
-Joint limits, damping, friction, visuals and collisions are not part of rigid-body dynamics
-and are ignored; floating, planar and mimic joints are rejected.
+frame.  The root link is fixed to the world at the identity, where its own inertia plays no
+part, or floats on a free joint.  Inertial data is read as real files give it (point masses,
+massless links, CAD inertias that break the triangle inequality); mimic joints are read as
+independent joints.  Joint limits, damping, friction, visuals, collisions, transmissions and
+simulator tags are not part of rigid-body dynamics and are ignored; floating and planar joints
+are rejected.
 
 Chapter: *Inverse dynamics* (the 7-dof arm); the benchmark.
 """
 
 from __future__ import annotations
 
+import warnings
 import xml.etree.ElementTree as ET
 from importlib import resources
 from os import PathLike
@@ -24,11 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.backend import LARGEST_MAGNITUDE, check_magnitude, quoted_list
 from ..spatial.algebra import motion_transform
-from ..spatial.inertia import spatial_inertia, transform_inertia
+from ..spatial.inertia import MOMENT_RTOL, assemble_inertia, principal_moments, transform_inertia, triangle_excess
 from ..spatial.liegroup import homogeneous
 from ..spatial.rotations import rotation_from_rpy
-from .joints import prismatic, revolute
+from .joints import free, prismatic, revolute
 from .model import Model
 
 __all__ = ["load_urdf", "kuka_iiwa14"]
@@ -56,8 +61,15 @@ def _origin(element, what):
     return homogeneous(rotation_from_rpy(*rpy), xyz)
 
 
-def _link_inertia(link):
-    """Spatial inertia of a link about its own frame (zeros for a link without ``<inertial>``)."""
+def _link_inertia(link, notes):
+    """Spatial inertia of a link about its own frame (zeros for a link without ``<inertial>``).
+
+    The door for a link's inertial data, which is used as given once it passes: a mass not
+    negative; a rotational inertia positive semi-definite up to ``MOMENT_RTOL`` times the size
+    of the inertia about the link frame (a point mass has none).  A zero mass with a rotational
+    inertia, and principal moments breaking the triangle inequality, are kept as given; what is
+    wrong with them is added to ``notes`` (for the UserWarning of :func:`load_urdf`).
+    """
     inertial = link.find("inertial")
     name = link.get("name")
     if inertial is None:
@@ -66,6 +78,9 @@ def _link_inertia(link):
     if mass_element is None or inertia_element is None:
         raise ValueError(f"link {name!r}: <inertial> needs <mass> and <inertia>")
     mass = _floats(mass_element.get("value", ""), 1, f"link {name!r} mass")[0]
+    if not 0 <= mass <= LARGEST_MAGNITUDE:
+        raise ValueError(f"link {name!r}: mass must be zero or positive and at most {LARGEST_MAGNITUDE:g}, "
+                         f"got {mass}")
     keys = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
     missing = [k for k in keys if inertia_element.get(k) is None]
     if missing:
@@ -74,10 +89,23 @@ def _link_inertia(link):
     I_frame = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
     T = _origin(inertial, f"link {name!r} inertial")
     R, c = T[:3, :3], T[:3, 3]
-    try:
-        return spatial_inertia(mass, c, R @ I_frame @ R.T)
-    except ValueError as exc:
-        raise ValueError(f"link {name!r}: {exc}") from None
+    check_magnitude(I_frame, f"link {name!r} inertia")
+    check_magnitude(c, f"link {name!r} inertial origin xyz")
+    I_c = R @ I_frame @ R.T
+    # the size of the rotational inertia about the link frame: the tolerance is relative to it
+    size = max(np.abs(I_c).max(), mass * (c @ c), np.finfo(float).tiny)
+    moments = principal_moments(I_c, f"link {name!r}: the rotational inertia", scale=size)
+    if mass == 0:
+        if not np.any(I_c):
+            return np.zeros((6, 6))  # a massless link (a sensor or contact frame)
+        notes.append(f"link {name!r} has zero mass but a rotational inertia (principal moments "
+                     f"{quoted_list(moments, 0, 3)}), which no rigid body has; used as given")
+    excess = triangle_excess(moments)
+    if excess > 1e-12 * moments[2] + MOMENT_RTOL * size:
+        notes.append(f"link {name!r}: the principal moments {quoted_list(moments, 0, 6)} break the triangle "
+                     f"inequality I1 + I2 >= I3 by {excess:.3g} ({excess / moments[2]:.1%} of I3), which no rigid "
+                     f"body does; used as given")
+    return assemble_inertia(mass, c, I_c)
 
 
 def _joint(element):
@@ -88,8 +116,6 @@ def _joint(element):
     if kind not in ("revolute", "continuous", "prismatic"):
         raise ValueError(f"joint {name!r}: type {kind!r} is not supported "
                          f"(expected revolute, continuous, prismatic or fixed)")
-    if element.find("mimic") is not None:
-        raise ValueError(f"joint {name!r}: mimic joints are not supported")
     axis_element = element.find("axis")
     axis = np.array([1.0, 0.0, 0.0]) if axis_element is None else _floats(
         axis_element.get("xyz", ""), 3, f"joint {name!r} axis")
@@ -98,7 +124,7 @@ def _joint(element):
     return prismatic(axis) if kind == "prismatic" else revolute(axis)
 
 
-def load_urdf(source, gravity=URDF_GRAVITY):
+def load_urdf(source, gravity=URDF_GRAVITY, floating_base=False):
     """Build a :class:`Model` from a URDF file or string.
 
     Parameters
@@ -107,19 +133,46 @@ def load_urdf(source, gravity=URDF_GRAVITY):
         A path to a ``.urdf`` file, or the XML text itself.
     gravity : array_like, shape (3,)
         World gravity (default ``(0, 0, -9.81)``: URDF robots stand along +z).
+    floating_base : bool
+        False (default): the root link is fixed to the world at the identity.  True: a free joint
+        connects the world to the root link (body 0, named after it, with ``q[:7]`` its position
+        and unit quaternion ``x, y, z, w`` in the world and ``qd[:6]`` its twist in its own frame,
+        as Pinocchio's ``JointModelFreeFlyer`` root joint).
 
     Returns
     -------
     Model
         One body per movable joint, in depth-first order from the root, named after the
-        child links; fixed children are merged into their parents.
+        child links; fixed children are merged into their parents.  Built with
+        ``strict_inertias=False``: the inertias are used as the file gives them.
 
     Raises
     ------
     ValueError
-        Malformed XML, several roots or a loop, unknown links, unsupported joint types,
-        non-unit axes, or inertias that are not a rigid body's (the message names the link
-        or joint).
+        Malformed XML, no link, several roots or a loop, unknown links, unsupported joint types,
+        non-unit axes, no movable joint (with a fixed base), a negative mass, or a rotational
+        inertia with a negative principal moment (the message names the link or joint).
+
+    Warns
+    -----
+    UserWarning
+        At most two per file.  One lists the inertias used as given although no rigid body has
+        them: links whose principal moments break the triangle inequality ``I1 + I2 >= I3`` (with
+        the amount; CAD data does this) and links with a rotational inertia but zero mass.  The
+        other lists the mimic joints, read as independent joints as Pinocchio's parser does
+        without its mimic option: ``q`` and ``qd`` hold an entry for each, and keeping
+        ``q_j = multiplier q_i + offset`` is left to the caller.
+
+    Notes
+    -----
+    Real files give point masses (a positive mass with zero rotational inertia) and massless
+    links (sensor and contact frames): both are bodies.  A rotational inertia counts as positive
+    semi-definite when no principal moment is below ``-1e-10`` times the size of the link's
+    rotational inertia about its own frame (the larger of the largest entry and ``m |c|^2``), so the
+    round-off of a diagonal CAD inertia rotated into the link's axes (``-2.5e-22`` next to
+    ``3.4``) is zero.  A movable joint whose subtree has no inertia along its motion loads, and
+    the algorithms that must divide by that inertia (:func:`aba`, solving with :func:`crba`)
+    raise a ValueError naming the joint.
 
     Examples
     --------
@@ -134,9 +187,13 @@ def load_urdf(source, gravity=URDF_GRAVITY):
     >>> model = load_urdf(text)
     >>> model.names, model.nv, model.com[0].tolist()
     (('rod',), 1, [0.0, 0.0, -0.5])
+    >>> load_urdf(text, floating_base=True).names
+    ('base', 'rod')
     """
     if not isinstance(source, (str, PathLike)):
         raise TypeError(f"source must be a path or the URDF text, got {type(source).__name__}")
+    if not isinstance(floating_base, (bool, np.bool_)):
+        raise TypeError(f"floating_base must be True or False, got {floating_base!r}")
     text = str(source)
     if not text.strip():
         raise ValueError("source is empty: expected a path or the URDF text")
@@ -147,6 +204,8 @@ def load_urdf(source, gravity=URDF_GRAVITY):
     except ET.ParseError as exc:
         raise ValueError(f"not valid URDF XML: {exc}") from None
     links = {link.get("name"): link for link in robot.findall("link")}
+    if not links:
+        raise ValueError(f"the URDF has no <link> (its root element is <{robot.tag}>, expected <robot> with links)")
     joints = robot.findall("joint")
     child_joint, children = {}, {name: [] for name in links}
     for joint in joints:
@@ -165,11 +224,19 @@ def load_urdf(source, gravity=URDF_GRAVITY):
     if len(roots) != 1:
         raise ValueError(f"a URDF tree has one root link, found {roots or 'none (a loop)'}")
 
-    parent, body_joints, placements, inertias, names = [], [], [], [], []
+    parent, body_joints, placements, inertias, names, notes, mimics = [], [], [], [], [], [], []
+
+    def add_body(body, joint, placement, name):
+        parent.append(body)
+        body_joints.append(joint)
+        placements.append(placement)
+        inertias.append(np.zeros((6, 6)))
+        names.append(name)
+        return len(names) - 1
 
     def visit(link_name, body, T_in_body):
         """Add link_name, rigidly attached at T_in_body to body (-1: the world), and its subtree."""
-        inertia = _link_inertia(links[link_name])
+        inertia = _link_inertia(links[link_name], notes)
         if body >= 0:
             inertias[body] = inertias[body] + transform_inertia(
                 motion_transform(T_in_body[:3, :3], T_in_body[:3, 3]), inertia)
@@ -180,17 +247,24 @@ def load_urdf(source, gravity=URDF_GRAVITY):
             if kind is None:
                 visit(child, body, T_joint)
                 continue
-            parent.append(body)
-            body_joints.append(kind)
-            placements.append(T_joint)
-            inertias.append(np.zeros((6, 6)))
-            names.append(child)
-            visit(child, len(names) - 1, np.eye(4))
+            mimic = joint.find("mimic")
+            if mimic is not None:
+                mimics.append(f"{joint.get('name')!r} (mimics {mimic.get('joint')!r}, multiplier "
+                              f"{mimic.get('multiplier', '1')}, offset {mimic.get('offset', '0')})")
+            visit(child, add_body(body, kind, T_joint, child), np.eye(4))
 
-    visit(roots[0], -1, np.eye(4))
+    visit(roots[0], add_body(-1, free(), np.eye(4), roots[0]) if floating_base else -1, np.eye(4))
     if not names:
-        raise ValueError("the URDF has no movable joint")
-    return Model(parent, body_joints, np.array(placements), np.array(inertias), gravity=gravity, names=names)
+        raise ValueError("the URDF has no movable joint: expected at least one revolute, continuous or prismatic "
+                         "joint, or floating_base=True")
+    if notes:
+        warnings.warn("URDF inertias used as given: " + "; ".join(notes), UserWarning, stacklevel=2)
+    if mimics:
+        warnings.warn(f"{len(mimics)} mimic joint{'s' * (len(mimics) > 1)} read as independent joints (their "
+                      f"coupling q_j = multiplier q_i + offset is not kept): " + ", ".join(mimics), UserWarning,
+                      stacklevel=2)
+    return Model(parent, body_joints, np.array(placements), np.array(inertias), gravity=gravity, names=names,
+                 strict_inertias=False)
 
 
 def kuka_iiwa14():

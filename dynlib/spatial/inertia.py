@@ -48,6 +48,50 @@ __all__ = [
 ]
 
 
+#: A principal moment down to ``-MOMENT_RTOL`` times the inertia's size counts as zero: the
+#: round-off of a diagonal inertia rotated into other axes (CAD data) is of the order 1e-16.
+MOMENT_RTOL = 1e-10
+
+
+def principal_moments(I_c, name="inertia", scale=None):
+    """The principal moments of a numeric 3×3 rotational inertia, after checking it is symmetric positive semi-definite.
+
+    A moment counts as zero down to ``-MOMENT_RTOL * scale``, where ``scale`` is the size of the
+    quantities the inertia was computed from (by default its largest entry): so the round-off of a
+    rotated diagonal inertia, and the zero inertia of a point mass, pass.  Unlike
+    :func:`check_rotational_inertia` (a rigid body's inertia, by hand), this admits what data
+    files give: point masses, and moments that break the triangle inequality.
+
+    Parameters
+    ----------
+    I_c : ndarray, shape (3, 3)
+        Finite entries (checked by the caller).
+    name : str
+        How the error message names the argument.
+    scale : float, optional
+
+    Returns
+    -------
+    ndarray, shape (3,)
+        Ascending; a moment within the tolerance of zero is returned as computed.
+    """
+    size = max(np.abs(I_c).max(), np.finfo(float).tiny) if scale is None else max(scale, np.finfo(float).tiny)
+    if not np.allclose(I_c, I_c.T, rtol=0, atol=1e-12 * size):
+        raise ValueError(f"{name} must be symmetric, got {I_c.tolist()}")
+    moments = np.linalg.eigvalsh((I_c + I_c.T) / 2)
+    if moments[0] < -MOMENT_RTOL * size:
+        raise ValueError(
+            f"{name} must be positive semi-definite (no negative principal moment); its principal moments are "
+            f"{quoted_list(moments, MOMENT_RTOL * size, 3)}"
+        )
+    return moments
+
+
+def triangle_excess(moments):
+    """How far principal moments ``I1 <= I2 <= I3`` break the triangle inequality: ``I3 - I1 - I2``, or 0."""
+    return max(float(moments[2] - moments[0] - moments[1]), 0.0)
+
+
 def check_rotational_inertia(I_c, name="inertia"):
     """Raise ValueError unless a 3×3 inertia is that of a rigid body.
 
@@ -141,6 +185,11 @@ def spatial_inertia(mass, com, inertia_com):
         mass = float(check_scalar(mass, "mass", high=LARGEST_MAGNITUDE))
         if not mass > 0:
             raise ValueError(f"mass must be positive, got {mass}")
+    return assemble_inertia(mass, com, I_c, symbolic)
+
+
+def assemble_inertia(mass, com, I_c, symbolic=False):
+    """:func:`spatial_inertia` of inputs already checked (or read as given from a data file)."""
     C = skew(com)
     I = zeros((6, 6), symbolic)
     I[:3, :3] = mass * np.eye(3, dtype=int)
