@@ -306,6 +306,73 @@ def measure(calls, repeat, target, slow=0.5, clock=None):
     return {key: float(np.median(s)) for key, s in samples.items()}
 
 
+# ------------------------------------------------------------------------- the derivatives
+
+DERIVATIVE_SIZES = (2, 4, 8, 16, 32, 64)
+
+
+def derivative_calls(case, pin, to_pinocchio):
+    """Check dl's derivatives against Pinocchio's on ``case``; return their calls and the largest error."""
+    m, q, qd, qdd, tau = case.model, case.q, case.qd, case.qdd, case.tau
+    pm = to_pinocchio(m)
+    pd = pm.createData()
+    worst = 0.0
+    ours, theirs = dl.rnea_derivatives(m, q, qd, qdd), pin.computeRNEADerivatives(pm, pd, q, qd, qdd)
+    for k, what in enumerate(("dtau/dq", "dtau/dqd")):
+        worst = max(worst, check_close(f"{case.title}: {what}", ours[k], np.array(theirs[k])))
+    ours, theirs = dl.aba_derivatives(m, q, qd, tau), pin.computeABADerivatives(pm, pd, q, qd, tau)
+    rtol = max(RTOL, 100 * np.linalg.cond(dl.crba(m, q)) * np.finfo(float).eps)  # a solve with H
+    for k, what in enumerate(("dqdd/dq", "dqdd/dqd")):
+        worst = max(worst, check_close(f"{case.title}: {what}", ours[k], np.array(theirs[k]), rtol))
+    steps = np.eye(m.nv) * 6e-6
+    calls = {
+        "rnea_derivatives": {
+            "dynlib": lambda: dl.rnea_derivatives(m, q, qd, qdd),
+            "pin": lambda: pin.computeRNEADerivatives(pm, pd, q, qd, qdd),
+            "central differences": lambda: [dl.rnea(m, q + sign * e, qd, qdd) for e in steps for sign in (1, -1)],
+        },
+        "aba_derivatives": {
+            "dynlib": lambda: dl.aba_derivatives(m, q, qd, tau),
+            "pin": lambda: pin.computeABADerivatives(pm, pd, q, qd, tau),
+        },
+    }
+    return calls, worst
+
+
+def derivative_times(cases, refs, repeat, target):
+    """Time ``dl.rnea_derivatives`` and ``dl.aba_derivatives`` against Pinocchio's, after checking they agree.
+
+    Central differences of ``dl.rnea`` (two calls per joint) are timed beside them.  Returns
+    ``({case.key: {algorithm: {library: seconds}}}, largest relative error)``.
+    """
+    times, worst = {}, 0.0
+    for case in cases:
+        if case.label == "chain" and case.n not in DERIVATIVE_SIZES:
+            continue
+        calls, error = derivative_calls(case, refs[0], refs[1])
+        worst = max(worst, error)
+        times[case.key] = t = {alg: measure(c, repeat, target) for alg, c in calls.items()}
+        r, a = t["rnea_derivatives"], t["aba_derivatives"]
+        print(f"{case.title:<16} rnea_derivatives {us(r['dynlib']):>10} {us(r['pin']):>11} "
+              f"{ratio_text(r['dynlib'] / r['pin']):>7}   aba_derivatives {us(a['dynlib']):>10} "
+              f"{us(a['pin']):>11} {ratio_text(a['dynlib'] / a['pin']):>7}", flush=True)
+    return times, worst
+
+
+def derivative_table(cases, times):
+    rows = ["| model | `rnea_derivatives` µs | Pinocchio µs | ratio | central differences µs | "
+            "`aba_derivatives` µs | Pinocchio µs | ratio |",
+            "|---|---|---|---|---|---|---|---|"]
+    for case in cases:
+        if case.key not in times:
+            continue
+        r, a = times[case.key]["rnea_derivatives"], times[case.key]["aba_derivatives"]
+        rows.append(f"| {case.title} | {us(r['dynlib'])} | {us(r['pin'])} | {ratio_text(r['dynlib'] / r['pin'])} "
+                    f"| {us(r['central differences'])} | {us(a['dynlib'])} | {us(a['pin'])} "
+                    f"| {ratio_text(a['dynlib'] / a['pin'])} |")
+    return "\n".join(rows)
+
+
 # ------------------------------------------------------------------------------- the batch
 
 
@@ -476,7 +543,7 @@ def machine_info():
             "commit": commit}
 
 
-def write_markdown(path, cases, times, slopes, targets, checks, info, settings):
+def write_markdown(path, cases, times, slopes, targets, checks, info, settings, derivatives):
     versions = ", ".join(f"{k} {v}" for k, v in info["versions"].items())
     worst = {}
     for (_case, lib, _alg), err in checks["references"].items():
@@ -534,6 +601,17 @@ dynlib runs `dl.rnea(model, q, qd, qdd)`, `dl.crba(model, q)`, `dl.aba(model, q,
 ## Targets
 
 {targets_table(targets)}
+
+## Derivatives of the dynamics
+
+`dl.rnea_derivatives(model, q, qd, qdd)` against Pinocchio's `computeRNEADerivatives`, and
+`dl.aba_derivatives(model, q, qd, tau)` against `computeABADerivatives`, on the chains with n in
+{DERIVATIVE_SIZES} and the arm.  Before timing, every derivative agrees with Pinocchio's to a relative
+{RTOL:.0e} (forward dynamics: or 100 cond(H) eps, whichever is larger; largest error seen
+{checks['derivatives']:.1e}).  "Central differences" times the `2 n` calls of `dl.rnea` that a
+difference quotient of `dtau/dq` needs.
+
+{derivative_table(cases, derivatives)}
 
 ![Time per call against n, log-log](results.png)
 """
@@ -640,6 +718,9 @@ def main(argv=None):
     arm_case = cases[-1]
     batched = batched_target(arm_case, {alg: times[arm_case.key][alg]["pin"] for alg in ("rnea", "aba")},
                              repeat, target)
+    print("\nDerivatives (µs: dynlib, Pinocchio, ratio):", flush=True)
+    derivatives, worst_derivative = derivative_times(cases, refs, repeat, target)
+    checks["derivatives"] = worst_derivative
     slopes = compute_slopes(cases, times)
     targets = evaluate_targets(cases, times, slopes, batched)
     worst = max(checks["references"].values())
@@ -667,7 +748,7 @@ def main(argv=None):
             "clock": "wall time (`time.perf_counter`)" if args.wall else "process CPU time (`time.process_time`)",
             "numba": metadata.version("numba") if compiled else "not installed: kernels uncompiled",
         }
-        write_markdown(output / "results.md", cases, times, slopes, targets, checks, info, settings)
+        write_markdown(output / "results.md", cases, times, slopes, targets, checks, info, settings, derivatives)
         plot(output / "results.png", cases, times, slopes, info, settings)
         print(f"Wrote {output / 'results.md'} and {output / 'results.png'}.")
     if args.strict and any(v == "FAIL" for _, _, v in targets):

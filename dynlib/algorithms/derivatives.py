@@ -9,7 +9,7 @@ while the base's acceleration (gravity) and the external wrenches stay put.  Dif
 recursion of :func:`dynlib.rnea` with these rules gives the O(n d) recursion of
 :func:`~dynlib.rnea_derivative_passes`; :func:`~dynlib.aba_derivatives` follows from ``H qdd = tau - C``.
 
-Chapter: *Derivatives of the dynamics* (to come); Carpentier & Mansard (2018) "Analytical
+Chapter: *Derivatives of the dynamics* (``eq-der-subtree`` to ``eq-der-forward``); Carpentier & Mansard (2018) "Analytical
 derivatives of rigid body dynamics algorithms" (the same results, there in body-local and joint frames).
 """
 
@@ -50,7 +50,7 @@ def rnea_derivative_passes(m, q, qd, qdd, f_ext):
 
     References
     ----------
-    Chapter *Derivatives of the dynamics*; Carpentier & Mansard (2018).
+    Chapter *Derivatives of the dynamics* (``alg-der-rnea``); Carpentier & Mansard (2018).
     """
     R, p, s, I = body_kinematics(m, q)
     n, nv = m.parent.shape[0], m.v_start[m.parent.shape[0]]
@@ -175,8 +175,8 @@ def rnea_derivatives(model, q, qd, qdd, f_ext=None):
 
     References
     ----------
-    Chapter *Derivatives of the dynamics*; Carpentier & Mansard (2018) "Analytical derivatives of
-    rigid body dynamics algorithms", Algorithm 1 (there in local frames).
+    Chapter *Derivatives of the dynamics* (``eq-der-velocity`` to ``eq-der-inward``); Carpentier & Mansard
+    (2018) "Analytical derivatives of rigid body dynamics algorithms", Algorithm 1 (there in local frames).
 
     Examples
     --------
@@ -220,7 +220,8 @@ def aba_derivatives(model, q, qd, tau, f_ext=None):
 
     References
     ----------
-    Chapter *Derivatives of the dynamics*; Carpentier & Mansard (2018), section on forward dynamics.
+    Chapter *Derivatives of the dynamics* (``eq-der-forward``); Carpentier & Mansard (2018), section on
+    forward dynamics.
     """
     state = check_state(model, q, qd=qd, tau=tau, f_ext=f_ext)
     qdd = state_forward_dynamics(state)
