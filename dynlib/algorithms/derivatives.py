@@ -9,8 +9,9 @@ while the base's acceleration (gravity) and the external wrenches stay put.  Dif
 recursion of :func:`dynlib.rnea` with these rules gives the O(n d) recursion of
 :func:`~dynlib.rnea_derivative_passes`; :func:`~dynlib.aba_derivatives` follows from ``H qdd = tau - C``.
 
-Chapter: *Derivatives of the dynamics* (``eq-der-subtree`` to ``eq-der-forward``); Carpentier & Mansard (2018) "Analytical
-derivatives of rigid body dynamics algorithms" (the same results, there in body-local and joint frames).
+Chapter: *Derivatives of the dynamics* (``eq-der-subtree`` to ``eq-der-forward``); Carpentier & Mansard
+(2018) "Analytical derivatives of rigid body dynamics algorithms" (the same results, there in body-local
+and joint frames).
 """
 
 from __future__ import annotations
