@@ -190,6 +190,21 @@ def test_double_pendulum_exactly_the_jacobians_of_rnea():
     assert (H - sp.Matrix(dl.crba(pendulum, args[0]))).applyfunc(sp.simplify) == sp.zeros(2, 2)
 
 
+def test_note_000_two_link_chain_exactly_the_jacobians_of_rnea():
+    """Alexiou (2023)'s worked chain (uniform links of mass m and length L, no gravity), every argument a symbol."""
+    m, L = sp.symbols("m L", positive=True)
+    q, qd, qdd = (sp.symbols(f"{name}1 {name}2", real=True) for name in ("q", "qd", "qdd"))
+    chain = dl.alexiou_two_link(m, L)
+    args = [np.array(x, dtype=object) for x in (q, qd, qdd)]
+    tau = sp.Matrix(dl.rnea(chain, *args))
+    dtau_dq, dtau_dqd, H = (sp.Matrix(x) for x in rnea_derivatives(chain, *args))
+    assert (dtau_dq - tau.jacobian(q)).applyfunc(sp.simplify) == sp.zeros(2, 2)
+    assert (dtau_dqd - tau.jacobian(qd)).applyfunc(sp.simplify) == sp.zeros(2, 2)
+    assert (H - tau.jacobian(qdd)).applyfunc(sp.simplify) == sp.zeros(2, 2)
+    # and at the note's posture, q = 0, the third matrix is the CRBA's mass matrix
+    assert (H.subs({q[0]: 0, q[1]: 0}) - sp.Matrix(dl.crba(chain, [0, 0]))).applyfunc(sp.simplify) == sp.zeros(2, 2)
+
+
 def test_pendulum_forward_dynamics_derivatives_exactly():
     """aba_derivatives on sympy symbols (one link: the double pendulum's exact inverse takes minutes)."""
     q, qd, tau = sp.symbols("q qd tau", real=True)
