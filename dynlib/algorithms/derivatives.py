@@ -60,7 +60,7 @@ def rnea_derivative_passes(m, q, qd, qdd, f_ext):
     Ic, Bc, fx = I.copy(), np.zeros((n, 6, 6), dtype=qd.dtype), f_ext.copy()
     psi = np.zeros((nv, 6), dtype=qd.dtype)
     c, w = np.zeros_like(psi), np.zeros_like(psi)
-    for i in range(n):                                              # out from the base: the RNEA, and
+    for i in range(n):                                  # outward: the RNEA, and
         k, d = m.parent[i], slice(m.v_start[i], m.v_start[i + 1])
         v_k = v[k] if k >= 0 else np.zeros(6, dtype=qd.dtype)
         a_k = a[k] if k >= 0 else m.a_base
@@ -69,11 +69,12 @@ def rnea_derivative_passes(m, q, qd, qdd, f_ext):
         a[i] = a_k + s[d].T @ qdd[d] + cross_motion(v[i], vJ)
         f[i] = I[i] @ a[i] + cross_force(v[i], I[i] @ v[i]) - f_ext[i]
         Bc[i] = velocity_inertia_product(I[i], v[i])                # 2 B_i
-        for e in range(m.v_start[i], m.v_start[i + 1]):             # per freedom e of joint i:
-            psi[e] = cross_motion(v_k, s[e])                        # dv - s_e x v, in the subtree
-            c[e] = cross_motion(a_k, s[e]) + cross_motion(v_k, psi[e])   # da - s_e x a - psi_e x v
-            w[e] = cross_motion(v_k + v[i], s[e])                   # d a / d qd_e - s_e x v
-    for i in range(n - 1, -1, -1):                                  # in from the tips: subtree sums
+        for e in range(m.v_start[i], m.v_start[i + 1]):  # per freedom e of joint i:
+            psi[e] = cross_motion(v_k, s[e])            # dv - s_e x v, in the subtree
+            # da - s_e x a - psi_e x v, and d a / d qd_e - s_e x v
+            c[e] = cross_motion(a_k, s[e]) + cross_motion(v_k, psi[e])
+            w[e] = cross_motion(v_k + v[i], s[e])
+    for i in range(n - 1, -1, -1):                      # in from the tips: subtree sums
         k = m.parent[i]
         if k >= 0:
             f[k] += f[i]
@@ -83,20 +84,21 @@ def rnea_derivative_passes(m, q, qd, qdd, f_ext):
     dtau_dq = np.zeros((nv, nv), dtype=qd.dtype)
     dtau_dqd, H = np.zeros_like(dtau_dq), np.zeros_like(dtau_dq)
     for i in range(n):
-        fb = f[i] + fx[i]                                           # the subtree's inertial force
+        fb = f[i] + fx[i]                               # the subtree's inertial force
         j = i
-        while j >= 0:                                               # joints j moving body i's subtree
+        while j >= 0:                                   # joints j moving i's subtree
             for e in range(m.v_start[j], m.v_start[j + 1]):
                 dF_q = cross_force(s[e], fb) + Ic[i] @ c[e] + Bc[i] @ psi[e]
                 dF_qd = Bc[i] @ s[e] + Ic[i] @ w[e]
-                F_e = Ic[i] @ s[e]                                  # the CRBA's force of freedom e
-                for r in range(m.v_start[i], m.v_start[i + 1]):     # tau_r = s_r^T f_i, s_r turning
+                F_e = Ic[i] @ s[e]                      # the CRBA's force of e
+                # tau_r = s_r^T f_i, with s_r turning too
+                for r in range(m.v_start[i], m.v_start[i + 1]):
                     dtau_dq[r, e] = s[r] @ dF_q + cross_motion(s[e], s[r]) @ f[i]
                     dtau_dqd[r, e] = s[r] @ dF_qd
                     H[r, e] = s[r] @ F_e
                     H[e, r] = H[r, e]
-                k = m.parent[i] if j == i else -1                   # joint i's own freedoms move
-                while k >= 0:                                       # the forces of its ancestors
+                k = m.parent[i] if j == i else -1       # joint i's own freedoms move
+                while k >= 0:                           # the forces of its ancestors
                     for r in range(m.v_start[k], m.v_start[k + 1]):
                         dtau_dq[r, e] = s[r] @ dF_q
                         dtau_dqd[r, e] = s[r] @ dF_qd
