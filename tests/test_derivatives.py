@@ -128,14 +128,18 @@ def body_fixed_correction(model, q, f_ext):
     return extra
 
 
-@pytest.mark.parametrize("seed, n, branching", PIN_CASES)
-def test_rnea_and_aba_derivatives_agree_with_pinocchio(seed, n, branching):
+def pinocchio_case(seed, n, branching):
+    """Pinocchio, a random tree with its Pinocchio model and data, and a random state (with wrenches)."""
     pin, to_pinocchio = pinocchio_oracle()
     # Pinocchio's derivatives, like its crba, need depth-first numbering
     model = dl.random_tree(n, seed, kinds=PIN_KINDS, branching=branching, depth_first=True)
     pm = to_pinocchio(model)
-    data = pm.createData()
-    q, qd, qdd, _ = state(model, np.random.default_rng(seed))
+    return pin, model, pm, pm.createData(), *state(model, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("seed, n, branching", PIN_CASES)
+def test_rnea_and_aba_derivatives_agree_with_pinocchio(seed, n, branching):
+    pin, model, pm, data, q, qd, qdd, _ = pinocchio_case(seed, n, branching)
     dtau_dq, dtau_dqd, H = rnea_derivatives(model, q, qd, qdd)
     p_dq, p_dv, p_M = (np.array(x) for x in pin.computeRNEADerivatives(pm, data, q, qd, qdd))
     # the same sums of well-scaled terms in another frame: 1e-8 relative leaves a wide margin
@@ -153,11 +157,7 @@ def test_rnea_and_aba_derivatives_agree_with_pinocchio(seed, n, branching):
 
 @pytest.mark.parametrize("seed, n, branching", PIN_CASES[1:4])
 def test_with_external_wrenches_pinocchio_differs_by_its_body_fixed_convention(seed, n, branching):
-    pin, to_pinocchio = pinocchio_oracle()
-    model = dl.random_tree(n, seed, kinds=PIN_KINDS, branching=branching, depth_first=True)
-    pm = to_pinocchio(model)
-    data = pm.createData()
-    q, qd, qdd, f_ext = state(model, np.random.default_rng(seed))
+    pin, model, pm, data, q, qd, qdd, f_ext = pinocchio_case(seed, n, branching)
     pin.forwardKinematics(pm, data, q)
     # our world wrenches about the origin, in Pinocchio's joint frames
     fext = [pin.Force.Zero()] + [data.oMi[i + 1].actInv(pin.Force(f_ext[i])) for i in range(model.n_bodies)]

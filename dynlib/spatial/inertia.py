@@ -75,16 +75,21 @@ def principal_moments(I_c, name="inertia", scale=None):
     ndarray, shape (3,)
         Ascending; a moment within the tolerance of zero is returned as computed.
     """
-    size = max(np.abs(I_c).max(), np.finfo(float).tiny) if scale is None else max(scale, np.finfo(float).tiny)
-    if not np.allclose(I_c, I_c.T, rtol=0, atol=1e-12 * size):
-        raise ValueError(f"{name} must be symmetric, got {I_c.tolist()}")
-    moments = np.linalg.eigvalsh((I_c + I_c.T) / 2)
+    size = max(np.abs(I_c).max() if scale is None else scale, np.finfo(float).tiny)
+    moments = _symmetric_moments(I_c, name, size)
     if moments[0] < -MOMENT_RTOL * size:
         raise ValueError(
             f"{name} must be positive semi-definite (no negative principal moment); its principal moments are "
             f"{quoted_list(moments, MOMENT_RTOL * size, 3)}"
         )
     return moments
+
+
+def _symmetric_moments(I_c, name, size):
+    """The ascending eigenvalues of a numeric 3×3 inertia, after checking it is symmetric to ``1e-12 * size``."""
+    if not np.allclose(I_c, I_c.T, rtol=0, atol=1e-12 * size):
+        raise ValueError(f"{name} must be symmetric, got {I_c.tolist()}")
+    return np.linalg.eigvalsh((I_c + I_c.T) / 2)
 
 
 def triangle_excess(moments):
@@ -119,14 +124,12 @@ def check_rotational_inertia(I_c, name="inertia"):
         return
     check_finite(I_c, name)
     scale = max(np.abs(I_c).max(), np.finfo(float).tiny)
-    if not np.allclose(I_c, I_c.T, rtol=0, atol=1e-12 * scale):
-        raise ValueError(f"{name} must be symmetric, got {I_c.tolist()}")
-    moments = np.linalg.eigvalsh(I_c)
+    moments = _symmetric_moments(I_c, name, scale)
     if moments[0] <= 1e-12 * scale:
         raise ValueError(
             f"{name} must be positive definite; its principal moments are {quoted_list(moments, 1e-12 * scale, 3)}"
         )
-    if moments[0] + moments[1] < moments[2] * (1 - 1e-12):
+    if triangle_excess(moments) > 1e-12 * moments[2]:
         raise ValueError(
             f"{name} violates the triangle inequality of principal moments "
             f"(I1 + I2 >= I3): {quoted_list(moments, 0, 6)}"
