@@ -295,7 +295,7 @@ def load_urdf(source, gravity=URDF_GRAVITY, floating_base=False, mimic="independ
                      f"{joint.find('mimic').get('multiplier', '1')}, offset {joint.find('mimic').get('offset', '0')})"
                      for joint, _ in mimics]
         warnings.warn(f"{len(mimics)} mimic joint{'s' * (len(mimics) > 1)} read as independent joints (their "
-                      f"coupling q_j = multiplier q_i + offset is not kept; mimic='constraint' keeps it): "
+                      f"coupling q_j = multiplier q_i + offset is not kept): "
                       + ", ".join(described), UserWarning, stacklevel=2)
     model = Model(parent, body_joints, np.array(placements), np.array(inertias), gravity=gravity, names=names,
                   strict_inertias=False)
