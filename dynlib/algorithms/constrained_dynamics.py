@@ -1,7 +1,9 @@
-"""Dynamics of constrained (closed-loop) systems with Lagrange multipliers.
+"""Dynamics of constrained (closed-loop or coupled) systems with Lagrange multipliers.
 
 ``H qdd + C = tau + A^T lambda`` together with ``A qdd + dA/dt qd = 0``: the multipliers
-``lambda`` are the constraint forces, mapped into joint space by ``A^T``.  The stacked form
+``lambda`` are the constraint forces, mapped into joint space by ``A^T``.  The constraints are
+loop closures (:class:`dynlib.LoopConstraint`) and joint couplings (:class:`dynlib.JointCoupling`,
+whose multiplier is a joint torque), mixed in one list.  The stacked form
 writes every body's Newton–Euler equation at once and treats the joints themselves as
 constraints, whose multipliers are the joint wrenches.
 
