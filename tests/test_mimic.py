@@ -147,7 +147,7 @@ def test_a_coupling_and_a_loop_together_through_every_constrained_function(rng):
     assert_close(stacked.lam, lam, rtol=1e-9)
     K, _ = stacked_system(model, q, qd, tau, constraints=constraints)
     assert K.shape == (12 * 5 + 5 + 3,) * 2
-    # inverse dynamics with joints 0 and 3 actuated (two passive joints... three constraints): tau comes back
+    # inverse dynamics with joints 0 and 3 actuated (three passive joints, three constraints): tau comes back
     tau_back, lam_back = constrained_inverse_dynamics(model, q, qd, qdd, constraints,
                                                       [True, False, False, True, False])
     assert_close(constrained_forward_dynamics(model, q, qd, tau_back, constraints)[0], qdd, rtol=1e-8)

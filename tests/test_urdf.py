@@ -203,6 +203,11 @@ def test_a_negative_principal_moment_is_read_with_a_warning_and_refused_by_hand(
     with pytest.raises(ValueError, match=r"inertias\[0\].*must be positive definite; its principal moments are "
                                          r"\[-0.0213, 0.0521, 0.099\]"):
         dl.Model(alone.parent, alone.joints, alone.placements, alone.inertias, alone.gravity, alone.names)
+    # built as a file's model (strict_inertias=False), it is used as given, without a word from Model itself
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        as_read = dl.Model(alone.parent, alone.joints, alone.placements, alone.inertias, strict_inertias=False)
+    assert np.array_equal(as_read.inertia_com, alone.inertia_com)
     with pytest.raises(ValueError, match=r"link 'rod': mass must be zero or positive"):
         dl.load_urdf(arm(ROMEO_BODY.replace('<mass value="2.0"/>', '<mass value="-2.0"/>')))
 
