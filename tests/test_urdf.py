@@ -1,6 +1,7 @@
 """The URDF reader: the shipped 7-dof arm against Pinocchio's own URDF parser, merging of fixed
 links against a hand-built model, and clear errors for what it does not read."""
 
+import warnings
 from importlib import resources
 
 import numpy as np
@@ -174,14 +175,41 @@ def test_a_rotational_inertia_without_mass_is_read_with_a_warning():
     "rod, message",
     [
         (inertial(-1.0, (0.1, 0.1, 0.1)), r"link 'rod': mass must be zero or positive .*got -1.0"),
-        (inertial(2.0, (0.0564204, 0.0521042, 0.021185), (7.26322e-05, -0.0575115, -3.39086e-05)),  # Romeo's body
-         r"link 'rod': the rotational inertia must be positive semi-definite .*\[-0.0213, 0.0521, 0.099\]"),
         (inertial(1e50, (0.1, 0.1, 0.1)), r"link 'rod': mass must be .* at most 1e\+40"),
     ],
 )
 def test_inertial_data_no_body_has_is_refused(rod, message):
     with pytest.raises(ValueError, match=message):
         dl.load_urdf(arm(rod))
+
+
+ROMEO_BODY = inertial(2.0, (0.0564204, 0.0521042, 0.021185), (7.26322e-05, -0.0575115, -3.39086e-05))
+
+
+def test_a_negative_principal_moment_is_read_with_a_warning_and_refused_by_hand():
+    # Romeo's body (romeo_laas_small.urdf): a principal moment of -0.0213, which Pinocchio reads as given too;
+    # the warning joins it to the other inertias used as given (here a tip breaking the triangle inequality)
+    tip = inertial(0.5, (0.001, 0.001, 0.01), xyz="0 0 0")
+    with pytest.warns(UserWarning, match=r"URDF inertias used as given: link 'rod': the rotational inertia has a "
+                                         r"negative principal moment -0.0213 \(principal moments \[-0.0213, 0.0521, "
+                                         r"0.099\]\), which no body has; used as given; link 'tip': .* triangle"):
+        model = dl.load_urdf(arm(ROMEO_BODY, tip))
+    with pytest.warns(UserWarning, match="negative principal moment"):
+        alone = dl.load_urdf(arm(ROMEO_BODY))  # the rod is its link alone: its inertia is the file's
+    assert_close(np.linalg.eigvalsh(alone.inertia_com[0]), [-0.0213, 0.0521, 0.099], rtol=2e-3)
+    q, qd = np.array([0.4]), np.array([-0.7])
+    assert_close(dl.rnea(model, q, qd, qd), dl.crba(model, q) @ qd + dl.bias_forces(model, q, qd), rtol=1e-12)
+    # a model made by hand keeps refusing it, and a negative mass stays an error in a file
+    with pytest.raises(ValueError, match=r"inertias\[0\].*must be positive definite; its principal moments are "
+                                         r"\[-0.0213, 0.0521, 0.099\]"):
+        dl.Model(alone.parent, alone.joints, alone.placements, alone.inertias, alone.gravity, alone.names)
+    # built as a file's model (strict_inertias=False), it is used as given, without a word from Model itself
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        as_read = dl.Model(alone.parent, alone.joints, alone.placements, alone.inertias, strict_inertias=False)
+    assert np.array_equal(as_read.inertia_com, alone.inertia_com)
+    with pytest.raises(ValueError, match=r"link 'rod': mass must be zero or positive"):
+        dl.load_urdf(arm(ROMEO_BODY.replace('<mass value="2.0"/>', '<mass value="-2.0"/>')))
 
 
 def test_a_joint_with_no_inertia_along_its_motion_stops_the_algorithms_that_divide_by_it():
@@ -230,10 +258,64 @@ def test_mimic_joints_are_read_as_independent_joints_with_a_warning():
         "</robot>", """<joint name="finger" type="prismatic"><parent link="weight"/><child link="pad"/>
         <axis xyz="1 0 0"/><mimic joint="hinge" multiplier="0.5" offset="0.1"/></joint>
         <link name="pad">""" + inertial(0.1, (1e-4, 1e-4, 1e-4), xyz="0 0 0") + "</link></robot>")
-    with pytest.warns(UserWarning, match=r"1 mimic joint read as independent joints .* 'finger' \(mimics 'hinge', "
-                                         r"multiplier 0.5, offset 0.1\)"):
+    with pytest.warns(UserWarning, match=r"1 mimic joint read as independent joints .* is not kept\): "
+                                         r"'finger' \(mimics 'hinge', multiplier 0.5, offset 0.1\)"):
         model = dl.load_urdf(text)
     assert model.names == ("rod", "pad") and model.nv == 2
+
+
+MIMIC = PENDULUM.format(kind="revolute", axis="0 1 0").replace("</robot>", """
+  <joint name="finger" type="prismatic"><parent link="weight"/><child link="pad"/>
+    <axis xyz="1 0 0"/><mimic joint="{leader}" {factors}/></joint>
+  <link name="pad">""" + inertial(0.1, (1e-4, 1e-4, 1e-4), xyz="0 0 0") + """</link>
+  <joint name="thumb" type="continuous"><parent link="pad"/><child link="nail"/><axis xyz="0 0 1"/>
+    <mimic joint="finger" multiplier="-3"/></joint>
+  <link name="nail">""" + inertial(0.1, (1e-4, 1e-4, 1e-4), xyz="0 0.1 0") + """</link>
+  <joint name="glued" type="fixed"><parent link="nail"/><child link="cap"/><mimic joint="hinge"/></joint>
+  <link name="cap"/>
+</robot>""")
+
+
+def test_mimic_joints_are_read_as_couplings_on_request(rng):
+    text = MIMIC.format(leader="hinge", factors='multiplier="0.5" offset="0.1"')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning: the couplings are kept
+        model, couplings = dl.load_urdf(text, mimic="constraint")
+    assert model.names == ("rod", "pad", "nail") and model.nv == 3
+    # the mimic on the fixed joint 'glued' is ignored; the chained one (thumb mimics finger) is kept as given
+    assert [(c.joint, c.leader, c.multiplier, c.offset) for c in couplings] == [(1, 0, 0.5, 0.1), (2, 1, -3.0, 0.0)]
+    q = dl.project_configuration(model, rng.normal(size=3), couplings)
+    assert abs(q[1] - 0.5 * q[0] - 0.1) <= 1e-12 and abs(q[2] + 3 * q[1]) <= 1e-12
+    # read independently, the same file gives the same model
+    with pytest.warns(UserWarning, match="2 mimic joints read as independent joints"):
+        independent = dl.load_urdf(text)
+    assert np.array_equal(independent.inertias, model.inertias) and independent.names == model.names
+    # a file without mimic joints gives no coupling
+    assert dl.load_urdf(arm(ROD), mimic="constraint")[1] == []
+
+
+@pytest.mark.parametrize(
+    "leader, factors, message",
+    [
+        ("index_q1", "", r"joint 'finger' mimics joint 'index_q1', not a joint of the file: a mimic joint's "
+                         r"leader must be a movable \(revolute, continuous or prismatic\) joint"),  # alex_psyonic_hands
+        ("tool", "", r"joint 'finger' mimics joint 'tool', a fixed joint, which has no coordinate"),
+        ("hinge", 'multiplier="half"', r"joint 'finger' mimic multiplier must be 1 numbers, got 'half'"),
+        ("hinge", 'offset="nan"', r"joint 'finger' mimic offset must be 1 finite numbers, got 'nan'"),
+    ],
+)
+def test_a_mimic_that_cannot_be_kept_is_refused_by_name(leader, factors, message):
+    text = MIMIC.format(leader=leader, factors=factors)
+    with pytest.raises(ValueError, match=message):
+        dl.load_urdf(text, mimic="constraint")
+    with pytest.warns(UserWarning, match="mimic joints read as independent joints"):
+        dl.load_urdf(text)  # read as independent joints, the coupling is not needed
+
+
+@pytest.mark.parametrize("mimic", ["constraints", True, None])
+def test_an_unknown_mimic_mode_is_refused(mimic):
+    with pytest.raises(ValueError, match=f"mimic must be 'independent' or 'constraint', got {mimic!r}"):
+        dl.load_urdf(arm(ROD), mimic=mimic)
 
 
 def test_meshes_transmissions_simulator_tags_and_unknown_tags_are_ignored():

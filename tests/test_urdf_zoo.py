@@ -1,7 +1,12 @@
 """The URDF reader on real robots: every file of the ``example-robot-data`` package (UR, Panda,
 Kinova, xArm, Baxter, PR2, TIAGo, Talos, iCub, Romeo, Solo, Go1, Go2, A1, B1, ANYmal, HyQ, the
 Allegro hand, SO-100, ...), with a fixed and with a floating base, against Pinocchio's own URDF
-parser: ``rnea``, ``crba`` and ``aba`` at random states, joints matched by name.
+parser: ``rnea``, ``crba`` and ``aba`` at random states, joints matched by name.  Files whose inertias
+no rigid body has (negative principal moments: Romeo's small model, TIAGo's antenna; moments breaking
+the triangle inequality; rotational inertias without mass) are read as given, with a warning, as
+Pinocchio reads them.  The files with mimic joints are read again with ``mimic="constraint"``: the
+couplings hold after ``project_configuration``, constrained forward dynamics keeps them, and where
+Pinocchio's own mimic parser reads the file the reduced mass matrix ``G^T H G`` equals its ``crba``.
 
 A file dynlib refuses is listed in ``REFUSED`` with the reason, and the test checks that it is
 refused for that reason.  The package (about 130 MB, test-only: ``requirements-test.txt``) ships
@@ -48,18 +53,24 @@ REFUSED = {
     # one rigid body: on a fixed base nothing moves (floating, it is a free body and agrees)
     "hector_description/robots/quadrotor_base.urdf": Refusal(("fixed",), "no movable joint", pinocchio=True),
     "iris_description/robots/iris_simple.urdf": Refusal(("fixed",), "no movable joint", pinocchio=True),
-    # rotational inertias with a negative principal moment, far beyond round-off: no body has them
-    "romeo_description/urdf/romeo_laas_small.urdf": Refusal(
-        BOTH, r"link 'body': the rotational inertia must be positive semi-definite .*\[-0.0213, ", pinocchio=True),
-    **{f"tiago_description/robots/{name}.urdf": Refusal(
-        BOTH, r"link 'base_antenna_left_link': the rotational inertia must be positive semi-definite .*\[-3.53e-08",
-        pinocchio=True) for name in ("tiago", "tiago_dual", "tiago_no_hand")},
+}
+#: files with a rotational inertia that has a negative principal moment beyond round-off, read as given with a
+#: warning naming the link and the moment (tested below, and compared with Pinocchio like every file)
+NEGATIVE_MOMENTS = {
+    "romeo_description/urdf/romeo_laas_small.urdf": r"link 'body': the rotational inertia has a negative principal "
+                                                    r"moment -0.0213",
+    **{f"tiago_description/robots/{name}.urdf": r"link 'base_antenna_left_link': the rotational inertia has a "
+                                                r"negative principal moment -3.53e-08"
+       for name in ("tiago", "tiago_dual", "tiago_no_hand")},
 }
 #: file -> why dynlib's aba refuses its states: joints with no inertia along their motion
 #: (Pinocchio's aba returns NaN there); rnea and crba are still compared
 NO_FORWARD_DYNAMICS = {
     # Romeo's 24 finger and thumb links (mimic joints) have no <inertial>
     "romeo_description/urdf/romeo.urdf": r"D = s\^T IA s of joint \d+ has rank 0, expected 1 .* carry no inertia",
+    # the small Romeo's grippers (l_gripper, r_gripper) have no <inertial> either
+    "romeo_description/urdf/romeo_laas_small.urdf": r"D = s\^T IA s of joint \d+ has rank 0, expected 1 .* carry no "
+                                                    r"inertia",
 }
 
 
@@ -69,7 +80,15 @@ def test_the_package_ships_the_robots_the_issue_names():
                   "romeo", "solo12", "go1", "go2", "a1", "b1", "anymal", "hyq_no_sensors", "allegro_right_hand",
                   "so100"):
         assert any(Path(name).stem == robot for name in FILES), robot
-    assert set(REFUSED) | set(NO_FORWARD_DYNAMICS) <= set(FILES)
+    assert set(REFUSED) | set(NO_FORWARD_DYNAMICS) | set(NEGATIVE_MOMENTS) | set(MIMIC_REFUSED) | \
+        set(MIMIC_NO_FORWARD_DYNAMICS) | PINOCCHIO_MIMIC_REFUSES <= set(MIMIC_FILES) | set(FILES)
+    assert set(MIMIC_REFUSED) | set(MIMIC_NO_FORWARD_DYNAMICS) | PINOCCHIO_MIMIC_REFUSES <= set(MIMIC_FILES)
+
+
+@pytest.mark.parametrize("name", sorted(NEGATIVE_MOMENTS))
+def test_a_negative_principal_moment_is_read_with_a_warning_naming_the_link(name):
+    with pytest.warns(UserWarning, match=NEGATIVE_MOMENTS[name]):
+        dl.load_urdf(ROBOTS / name)
 
 
 def joint_names(path, model, floating):
@@ -125,3 +144,93 @@ def test_every_robot_loads_and_agrees_with_pinocchio_or_is_refused_for_its_reaso
         qdd_pin = pin.aba(reference, data, q_pin, v_pin, tau_pin)[P]
         assert_close(H @ dl.aba(model, q, qd, tau), H @ qdd_pin, rtol=RTOL,
                      scale=np.abs(H).max() * np.abs(qdd_pin).max())
+
+
+# -- mimic joints kept as couplings -----------------------------------------------------------------
+
+MIMIC_FILES = [name for name in FILES if "<mimic" in (ROBOTS / name).read_text()]
+#: file -> why ``load_urdf(..., mimic="constraint")`` refuses it
+MIMIC_REFUSED = {
+    # its q2 finger joints mimic 'index_q1', 'middle_q1', ..., which are not joints of the file (the hands' own
+    # joints are 'Left_index_q1', ...); read with mimic="independent" it loads and agrees with Pinocchio above
+    "alex_description/urdf/alex_psyonic_hands.urdf": r"joint '\w+_q2' mimics joint '\w+_q1', not a joint of the file",
+}
+#: file -> why constrained forward dynamics refuses it: it solves with the mass matrix H of the tree, which has
+#: lost rank when links carry no inertia (Romeo's 24 massless finger joints, as for aba in NO_FORWARD_DYNAMICS),
+#: even where the couplings tie them to joints that have some
+MIMIC_NO_FORWARD_DYNAMICS = {
+    "romeo_description/urdf/romeo.urdf": r"the mass matrix H is not positive definite \(eigenvalues \[below",
+}
+#: files Pinocchio's mimic option (buildModelFromUrdf(..., mimic=True), Pinocchio 4) refuses with "The parent
+#: joint of the mimic joint is not in the kinematic tree"; the other files are compared with it
+PINOCCHIO_MIMIC_REFUSES = {
+    "alex_description/urdf/alex_psyonic_hands.urdf",
+    "romeo_description/urdf/romeo.urdf",
+    "talos_data/robots/talos_full_v2.urdf",
+    "talos_data/robots/talos_full_v2_box.urdf",
+}
+
+
+def test_the_package_ships_robots_with_mimic_joints():
+    assert {"panda_description/urdf/panda.urdf", "pr2_description/urdf/pr2.urdf", "baxter_description/urdf/baxter.urdf",
+            "romeo_description/urdf/romeo.urdf", "tiago_pro_description/robots/tiago_pro.urdf"} <= set(MIMIC_FILES)
+
+
+@pytest.mark.parametrize("name", MIMIC_FILES)
+def test_mimic_joints_kept_as_couplings_hold_and_agree_with_pinocchios_mimic_model(name):
+    path = ROBOTS / name
+    if name in MIMIC_REFUSED:
+        with pytest.raises(ValueError, match=MIMIC_REFUSED[name]):
+            dl.load_urdf(path, mimic="constraint")
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the files' inertias used as given
+        model, couplings = dl.load_urdf(path, mimic="constraint")
+    names = joint_names(path, model, False)
+    # one coupling per movable joint with a <mimic>, on the joints the file names (Talos's grippers mimic on fixed
+    # joints in some files: nothing to keep there)
+    movable_mimics = [(joint.get("name"), joint.find("mimic").get("joint"))
+                      for joint in ET.parse(path).getroot().findall("joint")
+                      if joint.find("mimic") is not None and joint.get("type") != "fixed"]
+    assert sorted((names[c.joint], names[c.leader]) for c in couplings) == sorted(movable_mimics)
+    if not couplings:
+        return
+    rng = np.random.default_rng(sum(map(ord, name)))
+    q = dl.project_configuration(model, dl.random_configuration(model, rng), couplings)
+    for c in couplings:
+        j, i = model.q_slices[c.joint].start, model.q_slices[c.leader].start
+        assert abs(q[j] - c.multiplier * q[i] - c.offset) <= 1e-12 * max(1.0, np.abs(q).max())
+    A = dl.constraint_jacobian(model, q, couplings)  # constant: one row e_j - r e_i per coupling
+    qd = dl.random_velocity(model, rng)
+    qd -= np.linalg.lstsq(A, A @ qd, rcond=None)[0]  # the nearest velocity that keeps the couplings
+    tau = rng.normal(size=model.nv)
+    if name in MIMIC_NO_FORWARD_DYNAMICS:
+        with pytest.raises(ValueError, match=MIMIC_NO_FORWARD_DYNAMICS[name]):
+            dl.constrained_forward_dynamics(model, q, qd, tau, couplings)
+    else:
+        qdd, _ = dl.constrained_forward_dynamics(model, q, qd, tau, couplings)
+        # A qdd + dA/dt qd = 0 (the bias is zero), to round-off of the accelerations' size
+        assert_close(A @ qdd, np.zeros(len(couplings)), rtol=RTOL, scale=np.abs(A).max() * np.abs(qdd).max())
+    if name in PINOCCHIO_MIMIC_REFUSES:
+        with pytest.raises(ValueError, match="The parent joint of the mimic joint is not in the kinematic tree"):
+            pin.buildModelFromUrdf(str(path), mimic=True)
+        return
+    # Pinocchio's mimic model has the independent joints only: its mass matrix is G^T H G, with qd = G yd
+    reference = pin.buildModelFromUrdf(str(path), mimic=True)
+    coupled = {c.joint: c for c in couplings}
+    assert not set(c.leader for c in couplings) & set(coupled)  # no chained mimics in these files
+    independent = [i for i in range(model.n_bodies) if i not in coupled]
+    G = np.zeros((model.nv, len(independent)))
+    G[[model.v_slices[i].start for i in independent], np.arange(len(independent))] = 1.0
+    for j, c in coupled.items():
+        G[model.v_slices[j].start] = c.multiplier * G[model.v_slices[c.leader].start]
+    assert reference.nv == G.shape[1]
+    joints = [reference.joints[reference.getJointId(names[i])] for i in independent]
+    P = [joint.idx_v for joint in joints]
+    q_pin = np.zeros(reference.nq)
+    for i, joint in zip(independent, joints):
+        angle = q[model.q_slices[i].start]
+        q_pin[joint.idx_q:joint.idx_q + joint.nq] = [np.cos(angle), np.sin(angle)] if joint.nq == 2 else angle
+    H = pin.crba(reference, reference.createData(), q_pin)
+    H = (np.triu(H) + np.triu(H, 1).T)[np.ix_(P, P)]
+    assert_close(G.T @ dl.crba(model, q) @ G, H, rtol=RTOL)

@@ -277,7 +277,7 @@ def test_joint_kind_and_pitch_of_the_wrong_type():
 
 def test_constraints_that_are_not_a_list():
     # was TypeError: 'NoneType' object is not iterable
-    with pytest.raises(TypeError, match="constraints must be a list of LoopConstraint, got NoneType"):
+    with pytest.raises(TypeError, match="constraints must be a list of LoopConstraint or JointCoupling, got NoneType"):
         dl.constrained_forward_dynamics(CHAIN, Z2, Z2, Z2, None)
 
 

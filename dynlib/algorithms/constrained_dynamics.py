@@ -1,7 +1,9 @@
-"""Dynamics of constrained (closed-loop) systems with Lagrange multipliers.
+"""Dynamics of constrained (closed-loop or coupled) systems with Lagrange multipliers.
 
 ``H qdd + C = tau + A^T lambda`` together with ``A qdd + dA/dt qd = 0``: the multipliers
-``lambda`` are the constraint forces, mapped into joint space by ``A^T``.  The stacked form
+``lambda`` are the constraint forces, mapped into joint space by ``A^T``.  The constraints are
+loop closures (:class:`dynlib.LoopConstraint`) and joint couplings (:class:`dynlib.JointCoupling`,
+whose multiplier is a joint torque), mixed in one list.  The stacked form
 writes every body's Newton–Euler equation at once and treats the joints themselves as
 constraints, whose multipliers are the joint wrenches.
 
@@ -22,6 +24,7 @@ from ..core.backend import quoted, solve_spd
 from ..multibody.kinematics import gravity_wrenches, marker_motion, state_kinematics
 from ..multibody.loops import (
     RANK_RTOL,
+    JointCoupling,
     check_constraints,
     constraint_jacobian,
     dependent_constraints_message,
@@ -65,7 +68,7 @@ def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None,
     model : Model
     q : array_like, shape (nq,)
     qd, tau : array_like, shape (nv,)
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
     f_ext : array_like, shape (n, 6), optional
     baumgarte : (float, float), optional
         ``(alpha, beta)`` in 1/s; e.g. ``(5, 5)``.
@@ -95,7 +98,7 @@ def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None,
     rhs = -loop_bias(model, kin, constraints)
     if baumgarte is not None:
         alpha, beta = baumgarte
-        phi = loop_residual(model, kin, constraints)
+        phi = loop_residual(model, state.q, kin, constraints)
         rhs -= 2 * alpha * (A @ state.qd) + beta**2 * phi
     # one Cholesky factorisation of H gives the free accelerations and H^-1 A^T together
     rhs_H = np.column_stack([state.tau - state_inverse_dynamics(state)[0], A.T])
@@ -157,7 +160,7 @@ def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, f_ext
     q : array_like, shape (nq,)
     qd, qdd : array_like, shape (nv,)
         A state and acceleration consistent with the constraints.
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
     actuated : sequence of bool, length n
         Which joints have actuators.
     f_ext : array_like, shape (n, 6), optional
@@ -236,7 +239,7 @@ class StackedDynamics(NamedTuple):
     f : ndarray, shape (n, 6)
         Joint wrenches: the wrench that joint ``i`` applies to body ``i`` (world frame, about the origin).
     lam : ndarray, shape (m,)
-        Loop-constraint multipliers, as in :func:`constrained_forward_dynamics` (empty without loops).
+        Constraint multipliers, as in :func:`constrained_forward_dynamics` (empty without constraints).
     """
 
     qdd: np.ndarray
@@ -258,9 +261,10 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
     with the rows
 
         I_i a_i + p_i = f_i - sum_{j child of i} f_j + f_grav_i + f_ext_i (+ loop forces)   (bodies)
-        s_i^T f_i = tau_i                                                                   (joints)
+        s_i^T f_i = tau_i (+ coupling forces)                                               (joints)
         a_i - a_parent - s_i qdd_i = v_i x s_i qd_i                                         (joint constraints)
         linear_axes (xdd_a - xdd_b) = 0,   angular_axes (alpha_a - alpha_b) = 0             (loops)
+        qdd_j - r qdd_i = 0                                                                 (joint couplings)
 
     where ``p_i = v_i x* I_i v_i`` and a point ``x`` of a body has ``xdd = a_O + alpha x x + w x xd``.
 
@@ -270,7 +274,7 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
     q : array_like, shape (nq,)
     qd, tau : array_like, shape (nv,)
     f_ext : array_like, shape (n, 6), optional
-    constraints : sequence of LoopConstraint, optional
+    constraints : sequence of LoopConstraint and JointCoupling, optional
 
     Returns
     -------
@@ -317,6 +321,11 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
         rhs[row : row + 6] = kappa[i]
     row = 12 * n + nv
     for c in loops:
+        if isinstance(c, JointCoupling):  # a row on qdd alone: its multiplier is a joint force
+            for body, coefficient in ((c.joint, 1.0), (c.leader, -c.multiplier)):
+                couple(row, 6 * n + model.v_slices[body].start, np.array([[coefficient]]))
+            row += c.m
+            continue
         k = len(c.linear_axes)
         ends = ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0))
         for body, point, sign in ends:
@@ -353,7 +362,7 @@ def stacked_forward_dynamics(model, q, qd, tau, f_ext=None, constraints=None):
     q : array_like, shape (nq,)
     qd, tau : array_like, shape (nv,)
     f_ext : array_like, shape (n, 6), optional
-    constraints : sequence of LoopConstraint, optional
+    constraints : sequence of LoopConstraint and JointCoupling, optional
 
     Returns
     -------
@@ -421,7 +430,7 @@ def project_velocity(model, q, qd, constraints):
     model : Model
     q : array_like, shape (nq,)
     qd : array_like, shape (nv,)
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
 
     Returns
     -------

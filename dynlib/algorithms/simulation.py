@@ -289,8 +289,8 @@ def simulate(model, q0, qd0, duration, dt, method="rk4", tau=None, f_ext=None, c
         Joint forces (zero by default).
     f_ext : array_like, shape (n, 6), optional
         Constant external wrenches.
-    constraints : sequence of LoopConstraint, optional
-        Loop closures; accelerations then come from :func:`constrained_forward_dynamics`.
+    constraints : sequence of LoopConstraint and JointCoupling, optional
+        Loop closures and joint couplings; accelerations then come from :func:`constrained_forward_dynamics`.
     baumgarte : (float, float), optional
         Baumgarte gains for the constraints.
     project : bool

@@ -36,6 +36,7 @@ from .kinematics import (
 )
 from .loops import (
     PLANAR_POINT_AXES,
+    JointCoupling,
     LoopConstraint,
     constraint_bias,
     constraint_jacobian,
@@ -107,6 +108,7 @@ __all__ = [
     "body_motion",
     "PLANAR_POINT_AXES",
     "LoopConstraint",
+    "JointCoupling",
     "constraint_residual",
     "constraint_jacobian",
     "constraint_bias",

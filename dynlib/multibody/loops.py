@@ -1,11 +1,13 @@
-"""Loop-closure constraints: residual, Jacobian ``A(q)``, bias ``dA/dt qd``, and drift correction.
+"""Loop-closure and joint-coupling constraints: residual, Jacobian ``A(q)``, bias ``dA/dt qd``, and drift correction.
 
 A closed mechanism is modelled as a tree (cut open at one joint per loop) plus constraints
 that close the loops.  Each :class:`LoopConstraint` asks a point fixed in body ``a`` and a
 point fixed in body ``b`` (or in the world) to coincide along chosen world directions,
-and/or the two bodies to keep their relative orientation about chosen world axes.  Stacked,
-the constraints read ``phi(q) = 0`` and, differentiated, ``A(q) qd = 0`` and
-``A qdd + dA/dt qd = 0``.
+and/or the two bodies to keep their relative orientation about chosen world axes.  A
+:class:`JointCoupling` ties one joint's coordinate to another's, ``q_j = r q_i + o`` (a gear,
+or a URDF ``<mimic>`` joint).  Stacked, the constraints read ``phi(q) = 0`` and,
+differentiated, ``A(q) qd = 0`` and ``A qdd + dA/dt qd = 0``; every function here and in
+:mod:`dynlib.algorithms.constrained_dynamics` takes a list mixing the two kinds.
 
 A mechanism whose constraints become dependent, ``A`` losing rank, is at a **singular
 configuration**: there the loop gains a freedom, or the constraint forces along some direction
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.backend import as_array, is_symbolic, quoted, solve, zeros
+from ..core.backend import as_array, check_scalar, is_symbolic, quoted, solve, zeros
 from ..spatial.algebra import skew
 from ..spatial.liegroup import log_so3
 from .kinematics import kinematics_of, marker_motion, state_kinematics, world_jacobian
@@ -32,6 +34,7 @@ from .model import advance, check_configuration, check_model, check_state
 __all__ = [
     "PLANAR_POINT_AXES",
     "LoopConstraint",
+    "JointCoupling",
     "constraint_residual",
     "constraint_jacobian",
     "constraint_bias",
@@ -106,22 +109,142 @@ class LoopConstraint:
     def m(self):
         return len(self.linear_axes) + len(self.angular_axes)
 
+    def _check(self, model):
+        for body in (self.body_a, self.body_b):
+            if body >= model.n_bodies:
+                raise ValueError(f"constraint body {body} does not exist (the model has {model.n_bodies} bodies)")
+
+    def _residual(self, model, q, kin):
+        xa, _, _, Ra, _, _ = _side(model, kin, self.body_a, self.point_a)
+        xb, _, _, Rb, _, _ = _side(model, kin, self.body_b, self.point_b)
+        rows = [self.linear_axes @ (xa - xb)]
+        if len(self.angular_axes):
+            rows.append(self.angular_axes @ log_so3(Ra @ self.rotation_ab @ Rb.T))
+        return np.concatenate(rows)
+
+    def _jacobian(self, model, kin):
+        J = zeros((6, model.nv), is_symbolic(kin.R))
+        ends = ((self.body_a, self.point_a, 1.0), (self.body_b, self.point_b, -1.0))
+        for body, point, sign in ends:
+            if body < 0:
+                continue
+            Jb = world_jacobian(model, kin, body)
+            x = kin.p[body] + kin.R[body] @ point
+            J[:3] += sign * (Jb[:3] - skew(x) @ Jb[3:])  # velocity of the point
+            J[3:] += sign * Jb[3:]  # angular velocity
+        return np.concatenate([self.linear_axes @ J[:3], self.angular_axes @ J[3:]])
+
+    def _bias(self, model, kin):
+        _, _, xdd_a, _, _, alpha_a = _side(model, kin, self.body_a, self.point_a)
+        _, _, xdd_b, _, _, alpha_b = _side(model, kin, self.body_b, self.point_b)
+        return np.concatenate([self.linear_axes @ (xdd_a - xdd_b), self.angular_axes @ (alpha_a - alpha_b)])
+
+
+#: The joints a :class:`JointCoupling` can tie: one coordinate, and its velocity its rate.
+COUPLED_KINDS = ("revolute", "prismatic", "helical")
+
+
+@dataclass(frozen=True, eq=False)
+class JointCoupling:
+    """One joint's coordinate tied to another's: ``q_j = multiplier q_i + offset``.
+
+    The constraint of a gear pair, or of a URDF ``<mimic>`` joint (:func:`dynlib.load_urdf` with
+    ``mimic="constraint"``).  One row: the residual ``q_j - r q_i - o``, the Jacobian row
+    ``e_j - r e_i`` (constant, in the velocity indices of the two joints), and a zero bias
+    ``dA/dt qd``.  Its multiplier is the torque (or force) the coupling adds to joint ``j``; it
+    adds ``-r`` times that to joint ``i``.
+
+    Parameters
+    ----------
+    joint, leader : int
+        Body indices of the coupled (``j``) and leading (``i``) joints, which must be
+        one-coordinate joints (revolute, prismatic or helical; checked against the model when
+        the constraint is used).
+    multiplier, offset : float
+        ``r`` and ``o`` (defaults 1 and 0, as URDF's ``<mimic>``).
+
+    Attributes
+    ----------
+    m : int
+        Number of scalar constraints, 1.
+
+    References
+    ----------
+    ROS URDF specification, ``<joint>``/``<mimic>`` (https://wiki.ros.org/urdf/XML/joint);
+    Kim (2012) §3 (the constraint Jacobian and its multipliers).
+
+    Examples
+    --------
+    >>> import dynlib as dl
+    >>> model = dl.planar_chain(2)
+    >>> gear = JointCoupling(1, 0, multiplier=-0.5)
+    >>> dl.constraint_residual(model, [0.4, 0.0], [gear]).tolist(), dl.constraint_jacobian(model, [0.4, 0.0], [gear])
+    ([0.2], array([[0.5, 1. ]]))
+    """
+
+    joint: int
+    leader: int
+    multiplier: float = 1.0
+    offset: float = 0.0
+
+    def __post_init__(self):
+        for name in ("joint", "leader"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be a body index (the index of its joint), got {value!r}")
+        if self.joint == self.leader:
+            raise ValueError(f"a joint coupling ties two different joints, got joint {self.joint} twice")
+        for name in ("multiplier", "offset"):
+            check_scalar(getattr(self, name), name)
+            object.__setattr__(self, name, float(getattr(self, name)))
+
+    @property
+    def m(self):
+        return 1
+
+    def _check(self, model):
+        for name in ("joint", "leader"):
+            body = getattr(self, name)
+            if body >= model.n_bodies:
+                raise ValueError(f"joint coupling {name} {body} does not exist (the model has {model.n_bodies} "
+                                 "bodies)")
+            kind = model.joints[body].kind
+            if kind not in COUPLED_KINDS:
+                raise ValueError(f"joint coupling {name} {body} ({model.names[body]!r}) is a {kind} joint: a "
+                                 f"coupling ties one-coordinate joints ({', '.join(COUPLED_KINDS)})")
+
+    def _residual(self, model, q, kin):
+        qj, qi = q[model.q_slices[self.joint].start], q[model.q_slices[self.leader].start]
+        return np.array([qj - self.multiplier * qi - self.offset])
+
+    def _jacobian(self, model, kin):
+        row = zeros((1, model.nv), is_symbolic(kin.R))
+        row[0, model.v_slices[self.joint].start] = 1.0
+        row[0, model.v_slices[self.leader].start] = -self.multiplier
+        return row
+
+    def _bias(self, model, kin):
+        return np.zeros(1)
+
+
+#: The kinds of constraint every function taking ``constraints`` accepts, mixed in one list.
+CONSTRAINT_KINDS = (LoopConstraint, JointCoupling)
+
 
 def check_constraints(model, constraints):
-    """Return ``constraints`` as a list after checking each is a LoopConstraint on bodies of ``model``."""
+    """Return ``constraints`` as a list after checking each is a LoopConstraint or JointCoupling fitting ``model``."""
     check_model(model)
     try:
         constraints = list(constraints)
     except TypeError:
-        raise TypeError(f"constraints must be a list of LoopConstraint, got {type(constraints).__name__}") from None
+        raise TypeError("constraints must be a list of LoopConstraint or JointCoupling, got "
+                        f"{type(constraints).__name__}") from None
     if not constraints:
-        raise ValueError("constraints must be a non-empty list of LoopConstraint")
+        raise ValueError("constraints must be a non-empty list of LoopConstraint or JointCoupling")
     for c in constraints:
-        if not isinstance(c, LoopConstraint):
-            raise TypeError(f"constraints must be LoopConstraint objects, got {type(c).__name__}")
-        for body in (c.body_a, c.body_b):
-            if body >= model.n_bodies:
-                raise ValueError(f"constraint body {body} does not exist (the model has {model.n_bodies} bodies)")
+        if not isinstance(c, CONSTRAINT_KINDS):
+            raise TypeError(f"constraints must be LoopConstraint or JointCoupling objects, got {type(c).__name__}")
+        c._check(model)
     return constraints
 
 
@@ -143,14 +266,15 @@ def constraint_residual(model, q, constraints):
     ----------
     model : Model
     q : array_like, shape (nq,)
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
 
     Returns
     -------
     ndarray, shape (m,)
     """
     constraints = check_constraints(model, constraints)
-    return loop_residual(model, state_kinematics(check_state(model, q, batch=False)), constraints)
+    state = check_state(model, q, batch=False)
+    return loop_residual(model, state.q, state_kinematics(state), constraints)
 
 
 def constraint_jacobian(model, q, constraints):
@@ -160,7 +284,7 @@ def constraint_jacobian(model, q, constraints):
     ----------
     model : Model
     q : array_like, shape (nq,)
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
 
     Returns
     -------
@@ -182,7 +306,7 @@ def constraint_bias(model, q, qd, constraints):
     model : Model
     q : array_like, shape (nq,)
     qd : array_like, shape (nv,)
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
 
     Returns
     -------
@@ -194,41 +318,19 @@ def constraint_bias(model, q, qd, constraints):
     return loop_bias(model, state_kinematics(state), constraints)
 
 
-def loop_residual(model, kin, constraints):
-    rows = []
-    for c in constraints:
-        xa, _, _, Ra, _, _ = _side(model, kin, c.body_a, c.point_a)
-        xb, _, _, Rb, _, _ = _side(model, kin, c.body_b, c.point_b)
-        rows.append(c.linear_axes @ (xa - xb))
-        if len(c.angular_axes):
-            rows.append(c.angular_axes @ log_so3(Ra @ c.rotation_ab @ Rb.T))
-    return np.concatenate(rows)
+def loop_residual(model, q, kin, constraints):
+    """``phi(q)`` of checked constraints at ``q`` (with its kinematics ``kin``): each constraint's rows, stacked."""
+    return np.concatenate([c._residual(model, q, kin) for c in constraints])
 
 
 def loop_jacobian(model, kin, constraints):
-    rows = []
-    for c in constraints:
-        J = zeros((6, model.nv), is_symbolic(kin.R))
-        ends = ((c.body_a, c.point_a, 1.0), (c.body_b, c.point_b, -1.0))
-        for body, point, sign in ends:
-            if body < 0:
-                continue
-            Jb = world_jacobian(model, kin, body)
-            x = kin.p[body] + kin.R[body] @ point
-            J[:3] += sign * (Jb[:3] - skew(x) @ Jb[3:])  # velocity of the point
-            J[3:] += sign * Jb[3:]  # angular velocity
-        rows += [c.linear_axes @ J[:3], c.angular_axes @ J[3:]]
-    return np.concatenate(rows)
+    """``A(q)`` of checked constraints from the kinematics ``kin`` of ``q``."""
+    return np.concatenate([c._jacobian(model, kin) for c in constraints])
 
 
 def loop_bias(model, kin, constraints):
-    """Needs ``kin`` computed with ``qdd = 0``."""
-    rows = []
-    for c in constraints:
-        _, _, xdd_a, _, _, alpha_a = _side(model, kin, c.body_a, c.point_a)
-        _, _, xdd_b, _, _, alpha_b = _side(model, kin, c.body_b, c.point_b)
-        rows += [c.linear_axes @ (xdd_a - xdd_b), c.angular_axes @ (alpha_a - alpha_b)]
-    return np.concatenate(rows)
+    """``dA/dt qd`` of checked constraints; needs ``kin`` computed with ``qdd = 0``."""
+    return np.concatenate([c._bias(model, kin) for c in constraints])
 
 
 def project_configuration(model, q, constraints, fixed=(), tol=1e-12,
@@ -239,7 +341,7 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12,
     ----------
     model : Model
     q : array_like, shape (nq,)
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
     fixed : sequence of int
         Velocity indices whose coordinates must not move (e.g. a mechanism's input angle).
     tol : float
@@ -260,7 +362,7 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12,
     scale = max(1.0, float(np.abs(model.placements[:, :3, 3]).max()))
     # the iterates stay unit: they are checked once, on the way in
     kin = kinematics_of(model, q)
-    phi = loop_residual(model, kin, constraints)
+    phi = loop_residual(model, q, kin, constraints)
     for _ in range(max_iterations):
         if np.abs(phi).max() <= tol * scale:
             return q
@@ -271,7 +373,7 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12,
         for _ in range(20):  # halve the Gauss-Newton step until the residual drops
             q_try = advance(model, q, step)
             kin_try = kinematics_of(model, q_try)
-            phi_try = loop_residual(model, kin_try, constraints)
+            phi_try = loop_residual(model, q_try, kin_try, constraints)
             if np.linalg.norm(phi_try) < np.linalg.norm(phi):
                 break
             step = step / 2
@@ -317,7 +419,7 @@ def dependent_motion(model, q, constraints, independent, qd_independent,
     model : Model
     q : array_like, shape (nq,)
         A configuration that satisfies the constraints.
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
     independent : sequence of int
         Velocity indices of the independent coordinates (as many as the degrees of freedom).
     qd_independent : array_like, shape (len(independent),)

@@ -177,7 +177,8 @@ def body_outlines(model, q, constraints=()):
     ----------
     model : Model
     q : array_like, shape (nq,)
-    constraints : sequence of LoopConstraint
+    constraints : sequence of LoopConstraint and JointCoupling
+        The points of the loop constraints are drawn (joint couplings have none).
 
     Returns
     -------
@@ -192,6 +193,8 @@ def body_outlines(model, q, constraints=()):
         if k >= 0:
             outlines[k].append(kin.p[k] + kin.R[k] @ model.placements[i][:3, 3])
     for c in constraints:
+        if not isinstance(c, LoopConstraint):
+            continue  # a joint coupling has no points
         for body, point in ((c.body_a, c.point_a), (c.body_b, c.point_b)):
             if body >= 0:
                 outlines[body].append(kin.p[body] + kin.R[body] @ point)

@@ -81,10 +81,10 @@ class Model:
         True (default): every inertia must be a rigid body's (positive mass, rotational inertia
         about the centre of mass positive definite with principal moments obeying the triangle
         inequality ``I1 + I2 >= I3``).  False: inertias as read from a data file
-        (:func:`load_urdf`), which has point masses, rotational inertias without mass and CAD
-        moments breaking the triangle inequality: each is used as given if it is positive
-        semi-definite (a principal moment down to ``-1e-10`` times the size of the rotational
-        inertia about the body frame counts as zero).  Kept by :meth:`exact` and :meth:`first_bodies`.
+        (:func:`load_urdf`), which has point masses, rotational inertias without mass, CAD
+        moments breaking the triangle inequality and even negative principal moments: each is
+        used as given if its mass is not negative and its rotational inertia is symmetric (the
+        file reader warns about what no rigid body has).  Kept by :meth:`exact` and :meth:`first_bodies`.
 
     Attributes
     ----------
@@ -339,8 +339,10 @@ def _check_placement(T, i):
 def _check_inertia(I, i, strict=True):
     """Return (mass, com) of body i, validating the inertia (zero = massless).
 
-    Not ``strict``: the triangle inequality is not asked for, and an inertia without mass may
-    still have a rotational part (then mass and centre of mass are zero).
+    Not ``strict``: the triangle inequality is not asked for, a negative principal moment is
+    accepted (the rotational inertia need only be symmetric: a data file's, used as given, whose
+    reader reports it), and an inertia without mass may still have a rotational part (then mass
+    and centre of mass are zero).  A negative mass is refused either way.
     """
     if is_symbolic(I):
         mass, com, I_c = inertia_parameters(I)
@@ -352,13 +354,13 @@ def _check_inertia(I, i, strict=True):
     what = "rotational inertia about the centre of mass"
     try:
         if not strict and not np.any(I[:3]) and not np.any(I[3:, :3]):  # no mass: a rotational inertia alone
-            principal_moments(I[3:, 3:], what)
+            principal_moments(I[3:, 3:], what, allow_negative=True)
             return 0.0, np.zeros(3)
         mass, com, I_c = inertia_parameters(I)
         if strict:
             check_rotational_inertia(I_c, what)
-        else:  # the round-off of I_c = I_O + m skew(c) skew(c), where the two nearly cancel, is relative to I_O
-            principal_moments(I_c, what, scale=np.abs(I[3:, 3:]).max())
+        else:  # symmetric, as given (the round-off of I_c = I_O + m skew(c) skew(c) is relative to I_O)
+            principal_moments(I_c, what, scale=np.abs(I[3:, 3:]).max(), allow_negative=True)
     except ValueError as err:
         raise ValueError(f"inertias[{i}] is not a valid rigid-body inertia: {err}") from None
     return mass, com

@@ -10,10 +10,12 @@ Fixed joints are merged: the child's inertia is added to its parent's (the URDF'
 and tool-flange links disappear this way), and joints below it are re-placed in the parent's
 frame.  The root link is fixed to the world at the identity, where its own inertia plays no
 part, or floats on a free joint.  Inertial data is read as real files give it (point masses,
-massless links, CAD inertias that break the triangle inequality); mimic joints are read as
-independent joints.  Joint limits, damping, friction, visuals, collisions, transmissions and
-simulator tags are not part of rigid-body dynamics and are ignored; floating and planar joints
-are rejected.
+massless links, CAD inertias that break the triangle inequality, even negative principal
+moments), with a warning about what no rigid body has.  Mimic joints (``q_j = r q_i + o``) are
+read as independent joints, or with ``mimic="constraint"`` as independent joints together with
+the :class:`JointCoupling` constraints that keep their coupling.  Joint limits, damping,
+friction, visuals, collisions, transmissions and simulator tags are not part of rigid-body
+dynamics and are ignored; floating and planar joints are rejected.
 
 Chapter: *Inverse dynamics* (the 7-dof arm); the benchmark.
 """
@@ -34,11 +36,13 @@ from ..spatial.inertia import MOMENT_RTOL, assemble_inertia, principal_moments, 
 from ..spatial.liegroup import homogeneous
 from ..spatial.rotations import rotation_from_rpy
 from .joints import free, prismatic, revolute
+from .loops import JointCoupling
 from .model import Model
 
 __all__ = ["load_urdf", "kuka_iiwa14"]
 
 URDF_GRAVITY = (0.0, 0.0, -9.81)  # URDF robots are described with z up
+MIMIC_MODES = ("independent", "constraint")  # how load_urdf reads mimic joints
 
 
 def _floats(text, count, what):
@@ -65,10 +69,10 @@ def _link_inertia(link, notes):
     """Spatial inertia of a link about its own frame (zeros for a link without ``<inertial>``).
 
     The door for a link's inertial data, which is used as given once it passes: a mass not
-    negative; a rotational inertia positive semi-definite up to ``MOMENT_RTOL`` times the size
-    of the inertia about the link frame (a point mass has none).  A zero mass with a rotational
-    inertia, and principal moments breaking the triangle inequality, are kept as given; what is
-    wrong with them is added to ``notes`` (for the UserWarning of :func:`load_urdf`).
+    negative, a symmetric rotational inertia.  A zero mass with a rotational inertia, a principal
+    moment below ``-MOMENT_RTOL`` times the size of the inertia about the link frame (a point
+    mass has none), and principal moments breaking the triangle inequality are kept as given;
+    what is wrong with them is added to ``notes`` (for the UserWarning of :func:`load_urdf`).
     """
     inertial = link.find("inertial")
     name = link.get("name")
@@ -94,14 +98,18 @@ def _link_inertia(link, notes):
     I_c = R @ I_frame @ R.T
     # the size of the rotational inertia about the link frame: the tolerance is relative to it
     size = max(np.abs(I_c).max(), mass * (c @ c), np.finfo(float).tiny)
-    moments = principal_moments(I_c, f"link {name!r}: the rotational inertia", scale=size)
+    moments = principal_moments(I_c, f"link {name!r}: the rotational inertia", scale=size, allow_negative=True)
     if mass == 0:
         if not np.any(I_c):
             return np.zeros((6, 6))  # a massless link (a sensor or contact frame)
         notes.append(f"link {name!r} has zero mass but a rotational inertia (principal moments "
                      f"{quoted_list(moments, 0, 3)}), which no rigid body has; used as given")
     excess = triangle_excess(moments)
-    if excess > 1e-12 * moments[2] + MOMENT_RTOL * size:
+    if moments[0] < -MOMENT_RTOL * size:
+        notes.append(f"link {name!r}: the rotational inertia has a negative principal moment {moments[0]:.3g} "
+                     f"(principal moments {quoted_list(moments, MOMENT_RTOL * size, 3)}), which no body has; used "
+                     "as given")
+    elif excess > 1e-12 * moments[2] + MOMENT_RTOL * size:
         notes.append(f"link {name!r}: the principal moments {quoted_list(moments, 0, 6)} break the triangle "
                      f"inequality I1 + I2 >= I3 by {excess:.3g} ({excess / moments[2]:.1%} of I3), which no rigid "
                      f"body does; used as given")
@@ -124,7 +132,7 @@ def _joint(element):
     return prismatic(axis) if kind == "prismatic" else revolute(axis)
 
 
-def load_urdf(source, gravity=URDF_GRAVITY, floating_base=False):
+def load_urdf(source, gravity=URDF_GRAVITY, floating_base=False, mimic="independent"):
     """Build a :class:`Model` from a URDF file or string.
 
     Parameters
@@ -138,41 +146,59 @@ def load_urdf(source, gravity=URDF_GRAVITY, floating_base=False):
         connects the world to the root link (body 0, named after it, with ``q[:7]`` its position
         and unit quaternion ``x, y, z, w`` in the world and ``qd[:6]`` its twist in its own frame,
         as Pinocchio's ``JointModelFreeFlyer`` root joint).
+    mimic : {"independent", "constraint"}
+        How a movable joint ``j`` with ``<mimic joint="i" multiplier="r" offset="o"/>`` is read.
+        ``q`` and ``qd`` hold an entry for it either way.  ``"independent"`` (default): as an
+        independent joint, as Pinocchio's parser does without its mimic option, with a warning;
+        keeping ``q_j = r q_i + o`` is left to the caller.  ``"constraint"``: the coupling is
+        returned as a :class:`JointCoupling` for the constrained algorithms
+        (:func:`constrained_forward_dynamics`, :func:`project_configuration`, ...).  A ``<mimic>``
+        on a fixed joint is ignored (the joint does not move).
 
     Returns
     -------
-    Model
+    model : Model
         One body per movable joint, in depth-first order from the root, named after the
         child links; fixed children are merged into their parents.  Built with
         ``strict_inertias=False``: the inertias are used as the file gives them.
+    constraints : list of JointCoupling
+        Only with ``mimic="constraint"`` (the result is then the pair ``(model, constraints)``):
+        one ``JointCoupling(j, i, r, o)`` per mimic joint, in the order of the bodies; empty for a
+        file without mimic joints (the constrained algorithms need at least one constraint: use
+        the unconstrained ones then).
 
     Raises
     ------
     ValueError
         Malformed XML, no link, several roots or a loop, unknown links, unsupported joint types,
-        non-unit axes, no movable joint (with a fixed base), a negative mass, or a rotational
-        inertia with a negative principal moment (the message names the link or joint).
+        non-unit axes, no movable joint (with a fixed base), a negative mass, or an asymmetric
+        rotational inertia (the message names the link or joint); with ``mimic="constraint"``, a
+        mimic joint whose leader is not a movable joint of the file (unknown, or fixed) or whose
+        multiplier or offset is not a number; a ``mimic`` other than ``"independent"`` or
+        ``"constraint"``.
 
     Warns
     -----
     UserWarning
         At most two per file.  One lists the inertias used as given although no rigid body has
-        them: links whose principal moments break the triangle inequality ``I1 + I2 >= I3`` (with
-        the amount; CAD data does this) and links with a rotational inertia but zero mass.  The
-        other lists the mimic joints, read as independent joints as Pinocchio's parser does
-        without its mimic option: ``q`` and ``qd`` hold an entry for each, and keeping
-        ``q_j = multiplier q_i + offset`` is left to the caller.
+        them: links whose rotational inertia has a negative principal moment beyond round-off
+        (with the moment), links whose principal moments break the triangle inequality
+        ``I1 + I2 >= I3`` (with the amount; CAD data does this) and links with a rotational
+        inertia but zero mass.  The other, with ``mimic="independent"``, lists the mimic joints
+        read as independent joints.
 
     Notes
     -----
     Real files give point masses (a positive mass with zero rotational inertia) and massless
-    links (sensor and contact frames): both are bodies.  A rotational inertia counts as positive
-    semi-definite when no principal moment is below ``-1e-10`` times the size of the link's
-    rotational inertia about its own frame (the larger of the largest entry and ``m |c|^2``), so the
-    round-off of a diagonal CAD inertia rotated into the link's axes (``-2.5e-22`` next to
-    ``3.4``) is zero.  A movable joint whose subtree has no inertia along its motion loads, and
-    the algorithms that must divide by that inertia (:func:`aba`, solving with :func:`crba`)
-    raise a ValueError naming the joint.
+    links (sensor and contact frames): both are bodies.  A principal moment counts as zero down
+    to ``-1e-10`` times the size of the link's rotational inertia about its own frame (the larger
+    of the largest entry and ``m |c|^2``), so the round-off of a diagonal CAD inertia rotated into
+    the link's axes (``-2.5e-22`` next to ``3.4``) is zero; a moment below that (Romeo's
+    ``-0.0213``, TIAGo's antenna's ``-3.5e-8``) is used as given, with the warning, as Pinocchio
+    does.  Models built by hand (``strict_inertias=True``) still refuse such inertias.  A movable
+    joint whose subtree has no inertia along its motion (or a negative one) loads, and the
+    algorithms that must divide by that inertia (:func:`aba`, solving with :func:`crba`) raise a
+    ValueError naming the joint.
 
     Examples
     --------
@@ -190,6 +216,8 @@ def load_urdf(source, gravity=URDF_GRAVITY, floating_base=False):
     >>> load_urdf(text, floating_base=True).names
     ('base', 'rod')
     """
+    if not isinstance(mimic, str) or mimic not in MIMIC_MODES:
+        raise ValueError(f"mimic must be 'independent' or 'constraint', got {mimic!r}")
     if not isinstance(source, (str, PathLike)):
         raise TypeError(f"source must be a path or the URDF text, got {type(source).__name__}")
     if not isinstance(floating_base, (bool, np.bool_)):
@@ -225,6 +253,7 @@ def load_urdf(source, gravity=URDF_GRAVITY, floating_base=False):
         raise ValueError(f"a URDF tree has one root link, found {roots or 'none (a loop)'}")
 
     parent, body_joints, placements, inertias, names, notes, mimics = [], [], [], [], [], [], []
+    joint_body, fixed_joints = {}, set()  # URDF joint name -> body index; the names of fixed joints
 
     def add_body(body, joint, placement, name):
         parent.append(body)
@@ -245,26 +274,45 @@ def load_urdf(source, gravity=URDF_GRAVITY, floating_base=False):
             T_joint = T_in_body @ _origin(joint, f"joint {joint.get('name')!r}")
             kind = _joint(joint)
             if kind is None:
+                fixed_joints.add(joint.get("name"))
                 visit(child, body, T_joint)
                 continue
-            mimic = joint.find("mimic")
-            if mimic is not None:
-                mimics.append(f"{joint.get('name')!r} (mimics {mimic.get('joint')!r}, multiplier "
-                              f"{mimic.get('multiplier', '1')}, offset {mimic.get('offset', '0')})")
-            visit(child, add_body(body, kind, T_joint, child), np.eye(4))
+            joint_body[joint.get("name")] = child_body = add_body(body, kind, T_joint, child)
+            if joint.find("mimic") is not None:
+                mimics.append((joint, child_body))
+            visit(child, child_body, np.eye(4))
 
     visit(roots[0], add_body(-1, free(), np.eye(4), roots[0]) if floating_base else -1, np.eye(4))
     if not names:
         raise ValueError("the URDF has no movable joint: expected at least one revolute, continuous or prismatic "
                          "joint, or floating_base=True")
+    couplings = [_coupling(joint, body, joint_body, fixed_joints) for joint, body in mimics] \
+        if mimic == "constraint" else None
     if notes:
         warnings.warn("URDF inertias used as given: " + "; ".join(notes), UserWarning, stacklevel=2)
-    if mimics:
+    if mimics and couplings is None:
+        described = [f"{joint.get('name')!r} (mimics {joint.find('mimic').get('joint')!r}, multiplier "
+                     f"{joint.find('mimic').get('multiplier', '1')}, offset {joint.find('mimic').get('offset', '0')})"
+                     for joint, _ in mimics]
         warnings.warn(f"{len(mimics)} mimic joint{'s' * (len(mimics) > 1)} read as independent joints (their "
-                      f"coupling q_j = multiplier q_i + offset is not kept): " + ", ".join(mimics), UserWarning,
-                      stacklevel=2)
-    return Model(parent, body_joints, np.array(placements), np.array(inertias), gravity=gravity, names=names,
-                 strict_inertias=False)
+                      f"coupling q_j = multiplier q_i + offset is not kept): "
+                      + ", ".join(described), UserWarning, stacklevel=2)
+    model = Model(parent, body_joints, np.array(placements), np.array(inertias), gravity=gravity, names=names,
+                  strict_inertias=False)
+    return model if couplings is None else (model, couplings)
+
+
+def _coupling(joint, body, joint_body, fixed_joints):
+    """The :class:`JointCoupling` of the ``<mimic>`` of a movable joint read as body ``body``."""
+    name, element = joint.get("name"), joint.find("mimic")
+    leader = element.get("joint")
+    if leader not in joint_body:
+        why = "a fixed joint, which has no coordinate" if leader in fixed_joints else "not a joint of the file"
+        raise ValueError(f"joint {name!r} mimics joint {leader!r}, {why}: a mimic joint's leader must be a movable "
+                         f"(revolute, continuous or prismatic) joint")
+    multiplier = _floats(element.get("multiplier", "1"), 1, f"joint {name!r} mimic multiplier")[0]
+    offset = _floats(element.get("offset", "0"), 1, f"joint {name!r} mimic offset")[0]
+    return JointCoupling(body, joint_body[leader], multiplier, offset)
 
 
 def kuka_iiwa14():

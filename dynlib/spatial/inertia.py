@@ -53,7 +53,7 @@ __all__ = [
 MOMENT_RTOL = 1e-10
 
 
-def principal_moments(I_c, name="inertia", scale=None):
+def principal_moments(I_c, name="inertia", scale=None, allow_negative=False):
     """The principal moments of a numeric 3×3 rotational inertia, after checking it is symmetric positive semi-definite.
 
     A moment counts as zero down to ``-MOMENT_RTOL * scale``, where ``scale`` is the size of the
@@ -69,6 +69,9 @@ def principal_moments(I_c, name="inertia", scale=None):
     name : str
         How the error message names the argument.
     scale : float, optional
+    allow_negative : bool
+        True: a negative moment beyond round-off is returned rather than refused (a data file's
+        inertia used as given; the caller reports it), and only symmetry is checked.
 
     Returns
     -------
@@ -77,7 +80,7 @@ def principal_moments(I_c, name="inertia", scale=None):
     """
     size = max(np.abs(I_c).max() if scale is None else scale, np.finfo(float).tiny)
     moments = _symmetric_moments(I_c, name, size)
-    if moments[0] < -MOMENT_RTOL * size:
+    if moments[0] < -MOMENT_RTOL * size and not allow_negative:
         raise ValueError(
             f"{name} must be positive semi-definite (no negative principal moment); its principal moments are "
             f"{quoted_list(moments, MOMENT_RTOL * size, 3)}"
