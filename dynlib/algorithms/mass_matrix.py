@@ -230,7 +230,7 @@ def coriolis_matrix(model, q, qd):
     return C
 
 
-@kernel
+@kernel(inline=True)
 def velocity_inertia_product(I, v):
     """``2 B(I, v) = v x* I - I v x + (I v) xbar``: how ``I a + v x* I v`` responds to a change of ``v``.
 

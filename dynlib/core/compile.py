@@ -124,15 +124,22 @@ class _Uncompiled:
         return self.py_func(*args)
 
 
-def kernel(func):
+def kernel(func=None, *, inline=False):
     """Mark a kernel: the function stays plain Python, and compiled kernels that call it compile its text.
 
     A kernel is a loop over the bodies of one state in the symbols of its algorithm box; it
     trusts its inputs (its door checked them).  Run it as it is on sympy object arrays, or
     through :func:`compiled` on floats.
+
+    ``@kernel(inline=True)`` marks a small step (a pose product, a cross product, a body's world
+    inertia): the compiler pastes its text into every kernel that calls it, where the small
+    arrays it makes and hands back need no bookkeeping of their own (at the price of a longer
+    compilation).
     """
+    if func is None:
+        return lambda func: kernel(func, inline=inline)
     if numba is not None:
-        _overload(func)(_typer(func, func))
+        _overload(func, inline="always" if inline else "never")(_typer(func, func))
     return func
 
 
@@ -253,15 +260,16 @@ if numba is not None:
         return _bounded(x, largest)
 
 
-def compiled_as(public):
+def compiled_as(public, inline=False):
     """Register a function as what numba compiles in place of ``public`` (a no-op without numba).
 
     ``public`` keeps serving Python callers; inside a compiled kernel numba calls the
-    registered function instead, for float arguments.
+    registered function instead, for float arguments (pasted in with ``inline``, as for
+    :func:`kernel`).
     """
     def register(impl):
         if numba is not None:
-            _overload(public)(_typer(public, impl))
+            _overload(public, inline="always" if inline else "never")(_typer(public, impl))
         return impl
     return register
 
@@ -283,12 +291,12 @@ def sin(x):
     return sympy_module().sin(x) if is_symbolic(x) else math.sin(x)
 
 
-@compiled_as(cos)
+@compiled_as(cos, inline=True)
 def _cos(x):
     return math.cos(x)
 
 
-@compiled_as(sin)
+@compiled_as(sin, inline=True)
 def _sin(x):
     return math.sin(x)
 

@@ -292,7 +292,7 @@ class Joint:
         return q1 - q0
 
 
-@kernel
+@kernel(inline=True)
 def joint_pose(kind, axis, pitch, qj):
     """Pose ``(R_J, p_J)`` of one joint's child frame in its joint frame (a kernel: unchecked).
 

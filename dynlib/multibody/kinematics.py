@@ -76,7 +76,7 @@ class Kinematics(NamedTuple):
     a: np.ndarray | None = None
 
 
-@kernel
+@kernel(inline=True)
 def world_inertia(mass, p, R, com, I_com):
     """Spatial inertia about the world origin of a body whose frame is at the pose ``(R, p)``.
 
@@ -157,7 +157,7 @@ def body_kinematics(m, q):
     return R, p, s, I
 
 
-@kernel
+@kernel(inline=True)
 def compose(R_a, p_a, R_b, p_b):
     """The pose ``(R_a R_b, p_a + R_a p_b)``: frame b placed in frame a, placed in the world.
 
@@ -181,7 +181,7 @@ def compose(R_a, p_a, R_b, p_b):
     return R, p
 
 
-@kernel
+@kernel(inline=True)
 def motion_to_world(R, p, S):
     """``X_0i S``: a motion vector ``S`` of a body frame at the pose ``(R, p)``, in world coordinates.
 

@@ -112,7 +112,7 @@ def cross3(a, b):
     return _product(_cross3_parts, as_array(a, "a"), as_array(b, "b"), 3, "a", "b")
 
 
-@kernel
+@kernel(inline=True)
 def _cross3_parts(a, b):
     """The components of ``a x b`` from those of ``a`` and ``b`` (floats, arrays or sympy)."""
     ax, ay, az, bx, by, bz = a[0], a[1], a[2], b[0], b[1], b[2]
@@ -215,7 +215,7 @@ def cross_motion(v, m):
     return _product(_motion_parts, as_array(v, "v"), as_array(m, "m"), 6, "v", "m")
 
 
-@kernel
+@kernel(inline=True)
 def _motion_parts(v, m):
     """The components of ``v x m`` (see :func:`_cross3_parts`)."""
     vx, vy, vz, wx, wy, wz = v[0], v[1], v[2], v[3], v[4], v[5]
@@ -244,7 +244,7 @@ def cross_force(v, f):
     return _product(_force_parts, as_array(v, "v"), as_array(f, "f"), 6, "v", "f")
 
 
-@kernel
+@kernel(inline=True)
 def _force_parts(v, f):
     """The components of ``v x* f`` (see :func:`_cross3_parts`)."""
     vx, vy, vz, wx, wy, wz = v[0], v[1], v[2], v[3], v[4], v[5]
@@ -360,16 +360,16 @@ def _skew_compiled(w):
     return np.array(((0.0, -z, y), (z, 0.0, -x), (-y, x, 0.0)))
 
 
-@compiled_as(cross3)
+@compiled_as(cross3, inline=True)
 def _cross3_compiled(a, b):
     return np.array(_cross3_parts(a, b))
 
 
-@compiled_as(cross_motion)
+@compiled_as(cross_motion, inline=True)
 def _cross_motion_compiled(v, m):
     return np.array(_motion_parts(v, m))
 
 
-@compiled_as(cross_force)
+@compiled_as(cross_force, inline=True)
 def _cross_force_compiled(v, f):
     return np.array(_force_parts(v, f))

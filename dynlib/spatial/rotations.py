@@ -105,7 +105,7 @@ def rotation_about_axis(axis, angle):
     return np.array(axis_angle_matrix(g, cos(angle), sin(angle)), dtype=object if is_symbolic(angle, g) else float)
 
 
-@kernel
+@kernel(inline=True)
 def axis_angle_matrix(g, c, s):
     """Rodrigues' formula ``R = (1 - c) g g^T + c 1 + s [g]x`` for a unit axis ``g``, ``c = cos t``,
     ``s = sin t``, unchecked (a nested tuple of entries; Concurrent Dynamics (2017) eq. 2b)."""
@@ -227,7 +227,7 @@ def rotation_from_quaternion(q):
     return R if q.ndim == 1 else np.moveaxis(R, (0, 1), (-2, -1))  # batch axes first
 
 
-@kernel
+@kernel(inline=True)
 def quaternion_matrix(x, y, z, w):
     """The rotation matrix of the unit quaternion ``(x, y, z, w)``, from its components, unchecked.
 
