@@ -321,9 +321,9 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
         rhs[row : row + 6] = kappa[i]
     row = 12 * n + nv
     for c in loops:
-        if isinstance(c, JointCoupling):  # a row on qdd alone: its multiplier is a joint force
-            for body, coefficient in ((c.joint, 1.0), (c.leader, -c.multiplier)):
-                couple(row, 6 * n + model.v_slices[body].start, np.array([[coefficient]]))
+        if isinstance(c, JointCoupling):  # a row on the joint rates alone
+            for body, entry in ((c.joint, [[1.0]]), (c.leader, [[-c.multiplier]])):
+                couple(row, 6 * n + model.v_slices[body].start, np.array(entry))
             row += c.m
             continue
         k = len(c.linear_axes)
