@@ -234,3 +234,33 @@ def test_mimic_joints_kept_as_couplings_hold_and_agree_with_pinocchios_mimic_mod
     H = pin.crba(reference, reference.createData(), q_pin)
     H = (np.triu(H) + np.triu(H, 1).T)[np.ix_(P, P)]
     assert_close(G.T @ dl.crba(model, q) @ G, H, rtol=RTOL)
+
+
+#: the URDF texts shipped with dynlib (book/real_robots.ipynb) -> the example-robot-data file each was copied from
+SHIPPED = {
+    "ur5.urdf": ("ur_description/urdf/ur5_robot.urdf", False),
+    "panda.urdf": ("panda_description/urdf/panda.urdf", False),
+    "solo12.urdf": ("solo_description/robots/solo12.urdf", True),
+}
+
+
+@pytest.mark.parametrize("shipped", sorted(SHIPPED))
+def test_the_shipped_copies_keep_the_dynamics_of_their_originals(shipped):
+    """Their headers say only meshes, simulator tags and comments were removed: the models must be the same."""
+    from importlib.resources import files
+
+    original, floating = SHIPPED[shipped]
+    text = files("dynlib.multibody").joinpath("data", shipped).read_text()
+    assert original in text  # the header names its source
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the mimic warning, the same for both
+        copy = dl.load_urdf(text, floating_base=floating)
+        model = dl.load_urdf(ROBOTS / original, floating_base=floating)
+    assert copy.names == model.names and copy.nq == model.nq
+    assert [j.kind for j in copy.joints] == [j.kind for j in model.joints]
+    assert np.array_equal(copy.arrays.axis, model.arrays.axis)
+    assert np.array_equal(copy.placements, model.placements) and np.array_equal(copy.inertias, model.inertias)
+    rng = np.random.default_rng(7)
+    q, qd, qdd = dl.random_configuration(model, rng), dl.random_velocity(model, rng), dl.random_velocity(model, rng)
+    assert np.array_equal(dl.rnea(copy, q, qd, qdd), dl.rnea(model, q, qd, qdd))
+    assert np.array_equal(dl.crba(copy, q), dl.crba(model, q))
