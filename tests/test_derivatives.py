@@ -176,31 +176,31 @@ def test_with_external_wrenches_pinocchio_differs_by_its_body_fixed_convention(s
 
 # 3. sympy, exactly --------------------------------------------------------------------------------------------
 
-def test_double_pendulum_exactly_the_jacobians_of_rnea():
-    m1, m2, l1, l2, g = sp.symbols("m1 m2 l1 l2 g", positive=True)
+def exact_rnea_jacobians(model):
+    """Assert that ``rnea_derivatives`` of a two-joint revolute model, on symbols ``q, qd, qdd``, are exactly
+    the Jacobians of ``rnea`` (a tangent step of a revolute joint is a coordinate step); return ``q`` and ``H``."""
     q, qd, qdd = (sp.symbols(f"{name}1 {name}2", real=True) for name in ("q", "qd", "qdd"))
-    pendulum = dl.double_pendulum((m1, m2), (l1, l2), gravity=(0, -g, 0))
     args = [np.array(x, dtype=object) for x in (q, qd, qdd)]
-    tau = sp.Matrix(dl.rnea(pendulum, *args))
-    dtau_dq, dtau_dqd, H = (sp.Matrix(x) for x in rnea_derivatives(pendulum, *args))
-    # revolute joints: a tangent step is a coordinate step, so these are plain Jacobians
+    tau = sp.Matrix(dl.rnea(model, *args))
+    dtau_dq, dtau_dqd, H = (sp.Matrix(x) for x in rnea_derivatives(model, *args))
     assert (dtau_dq - tau.jacobian(q)).applyfunc(sp.simplify) == sp.zeros(2, 2)
     assert (dtau_dqd - tau.jacobian(qd)).applyfunc(sp.simplify) == sp.zeros(2, 2)
     assert (H - tau.jacobian(qdd)).applyfunc(sp.simplify) == sp.zeros(2, 2)
-    assert (H - sp.Matrix(dl.crba(pendulum, args[0]))).applyfunc(sp.simplify) == sp.zeros(2, 2)
+    return q, H
+
+
+def test_double_pendulum_exactly_the_jacobians_of_rnea():
+    m1, m2, l1, l2, g = sp.symbols("m1 m2 l1 l2 g", positive=True)
+    pendulum = dl.double_pendulum((m1, m2), (l1, l2), gravity=(0, -g, 0))
+    q, H = exact_rnea_jacobians(pendulum)
+    assert (H - sp.Matrix(dl.crba(pendulum, np.array(q, dtype=object)))).applyfunc(sp.simplify) == sp.zeros(2, 2)
 
 
 def test_note_000_two_link_chain_exactly_the_jacobians_of_rnea():
     """Alexiou (2023)'s worked chain (uniform links of mass m and length L, no gravity), every argument a symbol."""
     m, L = sp.symbols("m L", positive=True)
-    q, qd, qdd = (sp.symbols(f"{name}1 {name}2", real=True) for name in ("q", "qd", "qdd"))
     chain = dl.alexiou_two_link(m, L)
-    args = [np.array(x, dtype=object) for x in (q, qd, qdd)]
-    tau = sp.Matrix(dl.rnea(chain, *args))
-    dtau_dq, dtau_dqd, H = (sp.Matrix(x) for x in rnea_derivatives(chain, *args))
-    assert (dtau_dq - tau.jacobian(q)).applyfunc(sp.simplify) == sp.zeros(2, 2)
-    assert (dtau_dqd - tau.jacobian(qd)).applyfunc(sp.simplify) == sp.zeros(2, 2)
-    assert (H - tau.jacobian(qdd)).applyfunc(sp.simplify) == sp.zeros(2, 2)
+    q, H = exact_rnea_jacobians(chain)
     # and at the note's posture, q = 0, the third matrix is the CRBA's mass matrix
     assert (H.subs({q[0]: 0, q[1]: 0}) - sp.Matrix(dl.crba(chain, [0, 0]))).applyfunc(sp.simplify) == sp.zeros(2, 2)
 
