@@ -63,8 +63,10 @@ def crba_passes(m, q):
         while j >= 0:
             dj = slice(m.v_start[j], m.v_start[j + 1])
             H[dj, di] = s[dj] @ F
-            H[di, dj] = H[dj, di].T
             j = m.parent[j]
+    for r in range(nv):                                         # H is symmetric:
+        for c in range(r):                                      # the lower triangle
+            H[r, c] = H[c, r]                                   # mirrors the upper
     return H
 
 

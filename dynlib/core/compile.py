@@ -11,7 +11,7 @@ What differs between floats and sympy inside a kernel goes through a few functio
 beside the public function they speed up, each registered with :func:`compiled_as`: the Python
 version serves sympy (and the uncompiled path), the registered one is what numba compiles.
 
-- ``A @ B`` on float arrays compiles to plain loops (:func:`small_matmul`): the 3- and 6-vectors
+- ``A @ B`` on float arrays compiles to plain loops pasted into the kernel (:func:`small_matmul`): the 3- and 6-vectors
   of the algorithms are far too small for a BLAS call to pay.
 - :func:`cos`, :func:`sin`: ``math`` for floats, sympy for expressions.
 - :func:`solve_joint`: ``D^-1 rhs`` for a joint's small symmetric positive definite ``D``, by
@@ -179,8 +179,8 @@ def run(kernel_, batch_kernel, m, states, batch=(), symbolic=False):
     """
     if symbolic:
         return kernel_(m, *states)
-    if not batch:  # C-contiguous writeable arrays: one compiled version serves every call
-        return _entry(kernel_, m, [_plain(x) for x in states])
+    if not batch:
+        return _entry(kernel_, m, states)
     flat = [_plain(x.reshape((-1,) + x.shape[len(batch):])) for x in states]
     out = _over_cores(compiled(batch_kernel), m, flat)
     if isinstance(out, tuple):
@@ -195,17 +195,28 @@ def _entry(kernel_, m, states):
     """Call the compiled kernel through the entry point of its compiled version for these argument types.
 
     numba's dispatcher works out the type of every argument at every call, which for the model's
-    arrays costs microseconds; the entry point of a compiled version skips that.  Arguments are
-    keyed by their dimensions and Python types, which the doors keep fixed.
+    arrays costs microseconds; the entry point of a compiled version skips that.  Arrays are made
+    C-contiguous and writeable (a copy only when they are not), so that one compiled version serves;
+    arguments are keyed by their dimensions and Python types, which the doors keep fixed.
     """
-    key = (kernel_, tuple(x.ndim if type(x) is np.ndarray else type(x) for x in states))
+    key, args = [kernel_], []
+    for x in states:
+        if type(x) is np.ndarray:
+            flags = x.flags
+            if not (flags.c_contiguous and flags.writeable):
+                x = np.array(x, order="C")
+            key.append(x.ndim)
+        else:
+            key.append(type(x))
+        args.append(x)
+    key = tuple(key)
     entry = _entries.get(key)
     if entry is not None:
-        return entry(m, *states)
+        return entry(m, *args)
     function = compiled(kernel_)
-    out = function(m, *states)
+    out = function(m, *args)
     if COMPILED:
-        signature = tuple(numba.typeof(x) for x in (m, *states))
+        signature = tuple(numba.typeof(x) for x in (m, *args))
         if signature in function.overloads:
             _entries[key] = function.overloads[signature].entry_point
     return out
@@ -240,7 +251,7 @@ def _plain(x):
 
 
 def bounded(x, largest):
-    """True when every entry of the float array ``x`` is finite and at most ``largest`` in magnitude.
+    """True when every entry of the float vector ``x`` is finite and at most ``largest`` in magnitude.
 
     One pass over the entries and no floating-point warnings (an input door's fast path).
     """
@@ -251,13 +262,19 @@ if numba is not None:
 
     @numba.njit(cache=True, nogil=True)
     def _bounded(x, largest):
-        for value in x.flat:
+        for value in x:
             if not abs(value) <= largest:
                 return False
         return True
 
+    _bounded_entry = []
+
     def bounded(x, largest):  # noqa: F811
-        return _bounded(x, largest)
+        if not _bounded_entry:  # compiled on first use, after every overload is registered
+            signature = (_types.Array(_types.float64, 1, "A"), _types.float64)
+            _bounded.compile(signature)
+            _bounded_entry.append(_bounded.overloads[signature].entry_point)
+        return _bounded_entry[0](x, largest)  # 1-D float64 vectors of any stride, no dispatch
 
 
 def compiled_as(public, inline=False):
@@ -417,7 +434,38 @@ def small_matmul(A, B):
 
 if numba is not None:
 
-    @_overload(operator.matmul)
+    # The sums of the products, as separate small functions: the compiler pastes them into the
+    # products below, and the products (pasted into the kernels) keep their running sums in registers.
+
+    @numba.njit(cache=True, nogil=True)
+    def _row_times_vector(A, r, b):
+        acc = 0.0
+        for c in range(A.shape[1]):
+            acc += A[r, c] * b[c]
+        return acc
+
+    @numba.njit(cache=True, nogil=True)
+    def _vector_times_column(a, B, c):
+        acc = 0.0
+        for r in range(B.shape[0]):
+            acc += a[r] * B[r, c]
+        return acc
+
+    @numba.njit(cache=True, nogil=True)
+    def _vector_times_vector(a, b):
+        acc = 0.0
+        for r in range(a.shape[0]):
+            acc += a[r] * b[r]
+        return acc
+
+    @numba.njit(cache=True, nogil=True)
+    def _row_times_column(A, r, B, c):
+        acc = 0.0
+        for j in range(A.shape[1]):
+            acc += A[r, j] * B[j, c]
+        return acc
+
+    @_overload(operator.matmul, inline="always")
     def _matmul_overload(A, B):
         if not (isinstance(A, _types.Array) and isinstance(B, _types.Array)):
             return None
@@ -427,20 +475,14 @@ if numba is not None:
             def impl(A, B):
                 out = np.empty(A.shape[0])
                 for r in range(A.shape[0]):
-                    acc = 0.0
-                    for c in range(A.shape[1]):
-                        acc += A[r, c] * B[c]
-                    out[r] = acc
+                    out[r] = _row_times_vector(A, r, B)
                 return out
             return impl
         if A.ndim == 1 and B.ndim == 2:
             def impl(A, B):
                 out = np.empty(B.shape[1])
                 for c in range(B.shape[1]):
-                    acc = 0.0
-                    for r in range(B.shape[0]):
-                        acc += A[r] * B[r, c]
-                    out[c] = acc
+                    out[c] = _vector_times_column(A, B, c)
                 return out
             return impl
         if A.ndim == 2 and B.ndim == 2:
@@ -450,17 +492,11 @@ if numba is not None:
                 out = np.empty((A.shape[0], B.shape[1]))
                 for r in range(A.shape[0]):
                     for c in range(B.shape[1]):
-                        acc = 0.0
-                        for j in range(A.shape[1]):
-                            acc += A[r, j] * B[j, c]
-                        out[r, c] = acc
+                        out[r, c] = _row_times_column(A, r, B, c)
                 return out
             return impl
         if A.ndim == 1 and B.ndim == 1:
             def impl(A, B):
-                acc = 0.0
-                for r in range(A.shape[0]):
-                    acc += A[r] * B[r]
-                return acc
+                return _vector_times_vector(A, B)
             return impl
         return None

@@ -317,24 +317,20 @@ def joint_pose(kind, axis, pitch, qj):
     Chapter *Rigid-body motion and joints*; Concurrent Dynamics (2017) eqs. 2a-2c and 3 (Rodrigues'
     formula for revolute and helical joints, the quaternion's rotation for spherical and free ones).
     """
-    R = np.zeros((3, 3), dtype=qj.dtype)
-    p = np.zeros(3, dtype=qj.dtype)
     if kind == REVOLUTE or kind == HELICAL:
-        R = np.array(axis_angle_matrix(axis, cos(qj[0]), sin(qj[0])))
-        p = axis * (pitch * qj[0])
-    elif kind == SPHERICAL or kind == FREE:
+        return np.array(axis_angle_matrix(axis, cos(qj[0]), sin(qj[0]))), axis * (pitch * qj[0])
+    if kind == SPHERICAL or kind == FREE:
         k = qj.shape[0] - 4                                     # the quaternion is last
         R = np.array(quaternion_matrix(qj[k], qj[k + 1], qj[k + 2], qj[k + 3]))
-        if kind == FREE:
-            p = qj[:3].copy()
-    else:
-        for k in range(3):
-            R[k, k] = 1
-        if kind == PRISMATIC:
-            p = axis * qj[0]
-        elif kind == TRANSLATIONAL:
-            p = qj[:3].copy()
-    return R, p
+        return R, qj[:3].copy() if kind == FREE else np.zeros(3, dtype=qj.dtype)
+    R = np.zeros((3, 3), dtype=qj.dtype)
+    for k in range(3):
+        R[k, k] = 1
+    if kind == PRISMATIC:
+        return R, axis * qj[0]
+    if kind == TRANSLATIONAL:
+        return R, qj[:3].copy()
+    return R, np.zeros(3, dtype=qj.dtype)                     # fixed
 
 
 def revolute(axis=(0.0, 0.0, 1.0)):

@@ -101,7 +101,10 @@ def world_inertia(mass, p, R, com, I_com):
     ----------
     Chapter *Spatial inertia*; Alexiou (2023) eqs. 8-9; Lecture 4 "Spatial Momentum" (parallel axes).
     """
-    c = p + R @ com
+    c = p.copy()                                            # c = p + R com
+    for r in range(3):
+        for k in range(3):
+            c[r] += R[r, k] * com[k]
     I = np.zeros((6, 6), dtype=R.dtype)
     for r in range(3):
         I[r, r] = mass

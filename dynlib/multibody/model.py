@@ -29,7 +29,6 @@ from ..core.backend import (
     check_scalar,
     exact,
     is_symbolic,
-    zeros,
 )
 from ..core.compile import bounded
 from ..spatial.algebra import skew
@@ -443,13 +442,12 @@ def check_state(model, q, qd=NOT_TAKEN, qdd=NOT_TAKEN, tau=NOT_TAKEN, f_ext=None
     State
     """
     q = _checked_configuration(check_model(model), q, "q", batch)
-    qd, qdd, tau = (None if x is NOT_TAKEN or (x is None and name in optional) else
-                    check_joint_vector(model, x, name, batch) for x, name in ((qd, "qd"), (qdd, "qdd"), (tau, "tau")))
+    qd = None if qd is NOT_TAKEN else _taken_vector(model, qd, "qd", batch, optional)
+    qdd = None if qdd is NOT_TAKEN else _taken_vector(model, qdd, "qdd", batch, optional)
+    tau = None if tau is NOT_TAKEN else _taken_vector(model, tau, "tau", batch, optional)
     f_ext = check_external_forces(model, f_ext, batch)
     if (not model.symbolic and q.ndim == 1 and q.dtype is _FLOAT and f_ext.ndim == 2 and f_ext.dtype is _FLOAT
-            and (qd is None or (qd.ndim == 1 and qd.dtype is _FLOAT))
-            and (qdd is None or (qdd.ndim == 1 and qdd.dtype is _FLOAT))
-            and (tau is None or (tau.ndim == 1 and tau.dtype is _FLOAT))):
+            and _one_float_vector(qd) and _one_float_vector(qdd) and _one_float_vector(tau)):
         return State(model, model.arrays, q, qd, qdd, tau, f_ext, (), False)  # one numeric state: the usual case
     vectors = {"qd": qd, "qdd": qdd, "tau": tau}
     given = [x for x in vectors.values() if x is not None]
@@ -466,6 +464,16 @@ def check_state(model, q, qd=NOT_TAKEN, qdd=NOT_TAKEN, tau=NOT_TAKEN, f_ext=None
         q, f_ext = np.broadcast_to(q, shape + q.shape[-1:]), np.broadcast_to(f_ext, shape + f_ext.shape[-2:])
         vectors = {name: None if x is None else np.broadcast_to(x, shape + x.shape[-1:]) for name, x in vectors.items()}
     return State(model, model.arrays, q, vectors["qd"], vectors["qdd"], vectors["tau"], f_ext, shape, symbolic)
+
+
+def _taken_vector(model, x, name, batch, optional):
+    """A joint-space vector the algorithm takes, checked; None when it is optional and not given."""
+    return None if x is None and name in optional else check_joint_vector(model, x, name, batch)
+
+
+def _one_float_vector(x):
+    """True for a vector argument that is absent or one float vector (no batch axes)."""
+    return x is None or (x.ndim == 1 and x.dtype is _FLOAT)
 
 
 def check_external_forces(model, f_ext, batch=False):
@@ -485,7 +493,7 @@ def check_external_forces(model, f_ext, batch=False):
     ndarray, shape (n, 6) or (..., n, 6)
     """
     if f_ext is None:
-        return zeros((check_model(model).n_bodies, 6), model.symbolic)
+        return np.zeros((check_model(model).n_bodies, 6), dtype=object if model.symbolic else _FLOAT)
     f_ext = as_array(f_ext, "f_ext")
     if f_ext.shape[-2:] != (model.n_bodies, 6) or (f_ext.ndim > 2 and not batch):
         want = f"(n_bodies, 6) = ({model.n_bodies}, 6)" + (" or (..., n_bodies, 6)" if batch else "")
