@@ -60,7 +60,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check dynlib tests tools benchmarks
 
 # numba compiles dynlib's kernels on first use and caches them beside the sources (any change to dynlib
-# recompiles them all, about a minute and a half on two cores); compiling once here lets the parallel
+# recompiles them all, about three minutes on two cores); compiling once here lets the parallel
 # test workers and notebook kernels load the cache instead of each compiling its own copy.
 kernels: $(VENV)/.installed
 	$(BIN)/python -c "import dynlib; dynlib.compile_kernels()"
