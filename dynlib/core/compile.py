@@ -11,8 +11,8 @@ What differs between floats and sympy inside a kernel goes through a few functio
 beside the public function they speed up, each registered with :func:`compiled_as`: the Python
 version serves sympy (and the uncompiled path), the registered one is what numba compiles.
 
-- ``A @ B`` on float arrays compiles to plain loops pasted into the kernel (:func:`small_matmul`): the 3- and 6-vectors
-  of the algorithms are far too small for a BLAS call to pay.
+- ``A @ B`` on float arrays compiles to plain loops pasted into the kernel (:func:`small_matmul`):
+  the 3- and 6-vectors of the algorithms are far too small for a BLAS call to pay.
 - :func:`cos`, :func:`sin`: ``math`` for floats, sympy for expressions.
 - :func:`solve_joint`: ``D^-1 rhs`` for a joint's small symmetric positive definite ``D``, by
   Cholesky, or a :class:`SingularJointInertia` naming the joint.

@@ -29,6 +29,7 @@ from ..core.backend import (
     check_scalar,
     exact,
     is_symbolic,
+    zeros,
 )
 from ..core.compile import bounded
 from ..spatial.algebra import skew
@@ -493,7 +494,7 @@ def check_external_forces(model, f_ext, batch=False):
     ndarray, shape (n, 6) or (..., n, 6)
     """
     if f_ext is None:
-        return np.zeros((check_model(model).n_bodies, 6), dtype=object if model.symbolic else _FLOAT)
+        return zeros((check_model(model).n_bodies, 6), model.symbolic)
     f_ext = as_array(f_ext, "f_ext")
     if f_ext.shape[-2:] != (model.n_bodies, 6) or (f_ext.ndim > 2 and not batch):
         want = f"(n_bodies, 6) = ({model.n_bodies}, 6)" + (" or (..., n_bodies, 6)" if batch else "")
