@@ -151,3 +151,17 @@ def test_builder_errors():
         dl.planar_chain(0)
     with pytest.raises(ValueError, match="kinds must be a non-empty subset"):
         dl.random_tree(3, 0, kinds=["ball"])
+
+
+def test_a_pickled_model_is_validated_again_and_keeps_its_read_only_arrays():
+    import pickle
+
+    model = dl.random_tree(5, 0)
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy.parent == model.parent and [j.kind for j in copy.joints] == [j.kind for j in model.joints]
+    for name in model.arrays._fields:
+        mine, theirs = getattr(model.arrays, name), getattr(copy.arrays, name)
+        if isinstance(mine, np.ndarray):
+            assert np.array_equal(mine, theirs) and theirs.flags.writeable == mine.flags.writeable
+    q = dl.random_configuration(model, np.random.default_rng(1))
+    assert np.array_equal(dl.crba(copy, q), dl.crba(model, q))

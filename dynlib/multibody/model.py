@@ -202,6 +202,12 @@ class Model:
         kinds = ", ".join(j.kind for j in self.joints)
         return f"Model(n_bodies={self.n_bodies}, nq={self.nq}, nv={self.nv}, parent={self.parent}, joints=[{kinds}])"
 
+    def __reduce__(self):
+        """Pickled as its constructor's arguments: a copy is validated again, with read-only arrays like
+        the original's (so compiled kernels see the same types and need no new compilation)."""
+        return (type(self), (self.parent, self.joints, self.placements, self.inertias, self.gravity, self.names,
+                             self.strict_inertias))
+
     def exact(self):
         """This model with every number made exact (sympy rationals), for symbolic work."""
         if self.symbolic:
