@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 BOOK_FLAGS := -W -n --keep-going --all
 
-.PHONY: book pdf test unit notebooks kernels lint student assignments grade grading browser fuzz bench clean help
+.PHONY: book pdf test unit notebooks kernels lint student assignments grade export grading browser fuzz bench clean help
 
 help:
 	@echo "make book   build the HTML book into _build/html"
@@ -14,9 +14,11 @@ help:
 	@echo "make test   run every check (lint, unit tests and docstring examples, notebooks, book build)"
 	@echo "make browser  visit every built page in headless Chromium (screenshots in _build/screenshots)"
 	@echo "make student  student notebooks and a student book without solutions, in _build/student"
-	@echo "make assignments  an nbgrader course from the exercises, in _build/course (source/ and release/)"
-	@echo "make grade [SUBMISSIONS=dir]  autograde submissions with nbgrader (default: a right and a wrong sample):"
+	@echo "make assignments  an nbgrader course from the exercises, in _build/course (release/ to hand out;"
+	@echo "            ASSIGNMENT_SEED=<secret> moves the graded cases, kept in _build/course/instructor)"
+	@echo "make grade [SUBMISSIONS=dir]  grade submissions, each in a sandbox (default: a right and a wrong sample):"
 	@echo "            grades.csv and per-student feedback in _build/course"
+	@echo "make export  feedback and grades.csv again, after grading the words answers by hand"
 	@echo "make fuzz   fuzz the public API with 20,000 seeded bad and edge-case inputs (a 2,000-case slice runs in make unit)"
 	@echo "make bench  time dynlib against Pinocchio, MuJoCo and Modern Robotics (not part of make test)"
 	@echo "make clean  remove the build and the virtual environment"
@@ -77,7 +79,9 @@ student: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/python tools/coursework.py student _build/student
 
 # Grading with nbgrader, in a virtual environment of its own (.venv-grading, requirements-grading.txt).
-# ASSIGNMENT_SEED is the instructor's secret: it moves the seeds of the hidden tests.
+# ASSIGNMENT_SEED is the instructor's secret: it moves the graded cases.  `make assignments` records it in
+# _build/course/instructor (never handed out); without it, the course keeps the secret it was written with,
+# or draws a new one.  `make grade` grades with the recorded secret and refuses another one.
 GRADING := .venv-grading
 GBIN := $(GRADING)/bin
 COURSE := _build/course
@@ -88,18 +92,25 @@ $(GRADING)/.installed: requirements-grading.txt pyproject.toml
 	$(GBIN)/python -m pip install --quiet -r requirements-grading.txt
 	touch $@
 
+# bubblewrap from Debian: each submission runs in a sandbox (tools/sandbox.py); installed here when missing.
+/usr/bin/bwrap:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap
+
 assignments: $(GRADING)/.installed kernels
 	$(GBIN)/python tools/assignments.py course $(COURSE)
 
-grade: assignments
+grade: $(GRADING)/.installed kernels /usr/bin/bwrap
 	@if [ -z "$(SUBMISSIONS)" ]; then \
 		$(GBIN)/python tools/assignments.py samples $(COURSE) $(COURSE)/samples && \
 		$(GBIN)/python tools/assignments.py grade $(COURSE) $(COURSE)/samples; \
 	else $(GBIN)/python tools/assignments.py grade $(COURSE) $(SUBMISSIONS); fi
 
-# The path generate -> release -> submit -> autograde -> feedback -> export on one assignment, with
-# a right, a wrong and the adversarial submissions of tests/grading.
-grading: $(GRADING)/.installed kernels
+export: $(GRADING)/.installed
+	$(GBIN)/python tools/assignments.py export $(COURSE)
+
+# Grading one assignment with a right, a wrong and every adversarial submission of tests/grading, and the
+# instructors' page followed word for word in a fresh clone.
+grading: $(GRADING)/.installed kernels /usr/bin/bwrap
 	$(GBIN)/python -m pytest -q tests/grading
 
 # XeLaTeX and fonts from Debian for the PDF; installed here when missing.

@@ -9,8 +9,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 import assignments  # noqa: E402
+import verdicts  # noqa: E402
 
-from dynlib.course.exercises import ExerciseFeedback, Fingerprint, Fingerprints, check_answer  # noqa: E402
+from dynlib.course.exercises import ExerciseFeedback, Fingerprint, Fingerprints, Withheld, check_answer  # noqa: E402
 
 CHECK = '''\
 answered(tip=tip)
@@ -35,18 +36,49 @@ def test_a_student_check_keeps_the_checks_and_drops_what_only_computed_the_answe
 
 
 def test_fingerprints_of_a_loop_are_handed_out_in_turn():
-    expected = assignments.fingerprint([1, 3, 2])
-    for value in (1, 3, 2):
-        check_answer(value, expected.next(), "a pick")
+    expected = assignments.fingerprint([1.5, 3.25, 2.0])
+    for value in (1.5, 3.25, 2.0):
+        check_answer(value, expected.next(), "a value")
     with pytest.raises(ExerciseFeedback, match="not right yet"):
-        check_answer(2, expected.next(), "a pick")
+        check_answer(2.0, expected.next(), "a value")
     assert isinstance(assignments.fingerprint([0.5]), Fingerprint)
 
 
-def test_hidden_tests_move_every_seed():
-    source = "rng = np.random.default_rng(7)\ntree = dl.random_tree(5, 3, branching=0.5)\n"
-    moved = assignments.reseeded(source, 1000)
-    assert "default_rng((7) + 1000)" in moved and "random_tree(5, (3) + 1000, branching=0.5)" in moved
+def test_a_prediction_among_few_choices_is_only_checked_for_its_form(capsys):
+    expected = assignments.fingerprint([1, 3, 2])  # "which joint": trying 1, 2, 3 would find it
+    assert isinstance(expected, Withheld) and "Fingerprint" not in repr(expected)
+    check_answer(2, expected, "situation 1")
+    assert "graded after you hand it in" in capsys.readouterr().out
+    with pytest.raises(ExerciseFeedback, match="expected a whole number"):
+        check_answer(2.5, expected, "situation 1")
+    sequence = assignments.fingerprint([(1, 2, 2)])
+    with pytest.raises(ExerciseFeedback, match="of length 3"):
+        check_answer((1, 2), sequence, "the three predictions")
+    assert isinstance(assignments.fingerprint([True]), Withheld)
+
+
+def test_graded_checks_move_every_seed_a_generator_included():
+    import numpy as np
+
+    import dynlib as dl
+
+    source = ("rng = np.random.default_rng(7)\ntree = dl.random_tree(5, 3, branching=0.5)\n"
+              "other = dl.random_tree(4, rng)\nfresh = np.random.default_rng()\n")
+    moved = verdicts.hidden_source(source)
+    assert "default_rng(__hidden_seed__(7, 1))" in moved and "random_tree(5, __hidden_seed__(3, 2)" in moved
+    assert "random_tree(4, __hidden_seed__(rng, 3))" in moved and "default_rng(__hidden_seed__(None, 4))" in moved
+    secret = verdicts.Secret(1234, "05_inverse_dynamics")
+    space = {"np": np, "dl": dl, "__hidden_seed__": lambda seed, site: seed if isinstance(seed, np.random.Generator)
+             else secret.number("cell", site, repr(seed)) % 2**32}
+    exec(moved, space)  # a generator passed as the seed (the bug of page 02) is used as it is
+    assert space["tree"].n_bodies == 5 and space["other"].n_bodies == 4
+
+
+def test_each_assignment_draws_its_own_cases_from_the_secret():
+    one, other = verdicts.Secret(1234, "01_screws"), verdicts.Secret(1234, "02_rigid_motion")
+    assert one.number("cell", 1) != other.number("cell", 1)
+    assert one.number("cell", 1) == verdicts.Secret(1234, "01_screws").number("cell", 1)
+    assert one.number("cell", 1) != verdicts.Secret(1235, "01_screws").number("cell", 1)
 
 
 def test_an_answer_cell_keeps_the_signature_and_docstring_and_marks_the_solution():

@@ -1,4 +1,4 @@
-"""nbgrader assignments from the exercise pages, and grading through nbgrader.
+"""nbgrader assignments from the exercise pages, and grading that a class cannot subvert.
 
 Each exercise page (``exercises/NN_*.ipynb``, laid out as ``tools/coursework.py`` describes)
 becomes one nbgrader assignment ``NN_*`` whose notebook holds, per exercise:
@@ -9,39 +9,51 @@ becomes one nbgrader assignment ``NN_*`` whose notebook holds, per exercise:
   ``### END SOLUTION`` (nbgrader replaces it by ``raise NotImplementedError()`` in the release);
 - a **manually graded answer cell** (Markdown) when the statement asks a question in words, holding
   the solution's explanation as the model answer;
-- the check cells as **locked autograder tests**.  What a student sees of a check holds no right
-  answer: every ``expected`` value of ``check_answer`` is replaced by its
-  :class:`dynlib.course.exercises.Fingerprint`, and statements that only computed it are dropped.
-  After it, between ``### BEGIN HIDDEN TESTS`` and ``### END HIDDEN TESTS`` (in the instructor's
-  copy only), the full check runs again with check functions loaded afresh from their files (a
-  student who patched them patched other objects) and with every random seed moved by the
-  instructor's secret ``--seed``, so that cases read off the visible checks are not the graded ones.
-  The solutions are run against these hidden tests when the course is written: a seed under
-  which a solution would fail a graded case (a degenerate random draw) is refused.
+- the check cells as locked **graded cells**, holding only the *practice* check a student can run:
+  every expected value is replaced by its :class:`~dynlib.course.exercises.Fingerprint` (or, for a
+  prediction among a few choices, a :class:`~dynlib.course.exercises.Withheld` that checks only its
+  form), and the statements that only computed it are dropped.
 
-Points: an exercise's check cells share ``CHECK_POINTS`` points, its words answer is worth
-``WORDS_POINTS``; a statement can set its own with a Markdown comment ``<!-- points: 3 -->``
-(checks) or ``<!-- words points: 2 -->``.
+The graded checks are not in any notebook.  ``instructor/`` (beside ``source/`` and ``release/``,
+never handed out) keeps, per assignment, the page's full check cells, and the instructor's secret.
+Grading (``tools/verdicts.py``) runs each submission in a sandbox and the full checks in the
+grading process, on cases moved by the secret.  When the course is written, the solutions are
+graded that way and must earn every point.
 
-Usage (``make assignments`` and ``make grade`` run these in the grading environment)::
+Points: an exercise's check cells share ``CHECK_POINTS`` points (in hundredths, so totals are
+exact), its words answer is worth ``WORDS_POINTS``; a statement can set its own with a Markdown
+comment ``<!-- points: 3 -->`` (checks) or ``<!-- words points: 2 -->``.
 
-    python tools/assignments.py course OUT_DIR [--seed N]     # nbgrader course: source/, release/
-    python tools/assignments.py samples OUT_DIR SUBMISSIONS   # two sample submissions: right, wrong
-    python tools/assignments.py grade OUT_DIR SUBMISSIONS     # autograde, feedback/, grades.csv
+Usage (``make assignments``, ``make grade`` and ``make export`` run these in the grading environment)::
 
-``SUBMISSIONS`` holds ``STUDENT/ASSIGNMENT/NOTEBOOK.ipynb``, nbgrader's ``submitted`` layout.
+    python tools/assignments.py course COURSE [--seed N]      # source/, release/, instructor/
+    python tools/assignments.py samples COURSE SUBMISSIONS    # two sample submissions: right, wrong
+    python tools/assignments.py grade COURSE SUBMISSIONS      # grade, feedback/, grades.csv
+    python tools/assignments.py export COURSE                 # again after grading words answers by hand
+
+``SUBMISSIONS`` holds ``STUDENT/ASSIGNMENT/NOTEBOOK.ipynb``, nbgrader's ``submitted`` layout (with
+nbgrader's ``timestamp.txt`` beside the notebook when the collection wrote one).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import concurrent.futures
 import copy
+import csv
+import hashlib
+import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
+import time
+from decimal import Decimal
 from pathlib import Path
 
 import nbformat
@@ -60,33 +72,15 @@ CHECK_NAMES = ("answered", "check_answer", "check_function", "check_property")
 DROPPABLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.FunctionDef, ast.ClassDef)
 MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault", "pop", "remove", "clear", "sort",
             "fill", "discard"}  # methods that change the object they are called on
-SEEDED = {"default_rng": 0, "random_tree": 1}  # call name -> position of its seed argument
+STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,99}")
 
 STUDENT_INTRO = (
     "Fill in each **answer cell**: write the code between the function's docstring and its end, or the "
     "values the exercise names, replacing `raise NotImplementedError()`. Questions in words have a "
     "Markdown cell of their own. Run the check cells below an answer to see whether it is right; they say "
-    "what is wrong without giving the answer away. The graded checks run more cases than these."
+    "what is wrong without giving the answer away (a prediction among a few choices is only checked for "
+    "its form). The graded checks run other cases than these."
 )
-
-FRESH_CHECKS = '''\
-import importlib.util as _iu, os as _os, sys as _sys
-_course = _os.path.join(_os.path.dirname(_iu.find_spec("dynlib").origin), "course")
-def _fresh(name, file):
-    spec = _iu.spec_from_file_location(name, _os.path.join(_course, file))
-    module = _iu.module_from_spec(spec)
-    module.__package__ = "dynlib.course"
-    spec.loader.exec_module(module)
-    return module
-_saved = _sys.modules.get("dynlib.course.checks")
-_sys.modules["dynlib.course.checks"] = _fresh("dynlib.course.checks", "checks.py")
-try:
-    _graded = _fresh("dynlib.course._graded_exercises", "exercises.py")
-finally:
-    _sys.modules["dynlib.course.checks"] = _saved
-answered, check_answer = _graded.answered, _graded.check_answer
-check_function, check_property = _graded.check_function, _graded.check_property
-'''
 
 
 # ------------------------------------------------------------------ source text of the cells
@@ -195,6 +189,7 @@ def student_check(source, fingerprints):
     dropped = []
     _prune(tree.body, set(), expected, dropped)
     loops = [(k, f) for k, f in enumerate(fingerprints) if type(f).__name__ == "Fingerprints"]
+    kinds = sorted({type(f).__name__ for f in fingerprints} - {"Fingerprints"})
     text = _replace(source, [(e, f"_expected_{k}.next()" if type(f).__name__ == "Fingerprints" else repr(f))
                              for k, (e, f) in enumerate(zip(expected, fingerprints))])
     lines, tree_new = text.splitlines(), ast.parse(text)
@@ -205,13 +200,18 @@ def student_check(source, fingerprints):
     body = "\n".join(line for k, line in enumerate(lines) if k not in gone)
     body = "\n".join([f"_expected_{k} = {f!r}  # one per case of the loop below" for k, f in loops] + [body])
     ast.parse(body)
-    return _with_fingerprint_import(body, bool(loops)) if fingerprints else body
+    return _with_fingerprint_import(body, kinds + (["Fingerprints"] if loops else [])) if fingerprints else body
 
 
 def fingerprint(values):
-    """The fingerprint of the values one ``check_answer`` call expected (several when it sits in a loop)."""
-    from dynlib.course.exercises import Fingerprint, Fingerprints
+    """What a student's check holds of the values one ``check_answer`` call expected (several when it
+    sits in a loop): their fingerprints, or, for a prediction from a few choices (a joint number, a
+    yes or no, a word), a :class:`~dynlib.course.exercises.Withheld` that checks only its form, since
+    trying the choices one by one would find it."""
+    from dynlib.course.exercises import Fingerprint, Fingerprints, Withheld
 
+    if all(Withheld.applies(value) for value in values):
+        return Withheld.of(values[0])
     if len(values) == 1:
         return Fingerprint.of(values[0])
     return Fingerprints(*(Fingerprint.of(value).code for value in values))
@@ -221,22 +221,8 @@ def _inside(node, statement):
     return any(node is sub for sub in ast.walk(statement))
 
 
-def _with_fingerprint_import(body, several=False):
-    names = "Fingerprint, Fingerprints" if several else "Fingerprint"
-    return f"from dynlib.course.exercises import {names}\n" + body
-
-
-def reseeded(source, offset):
-    """``source`` with every seed of ``default_rng(...)`` and ``random_tree(n, seed, ...)`` moved by ``offset``."""
-    tree = ast.parse(source)
-    edits = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _call_name(node) in SEEDED:
-            position = SEEDED[_call_name(node)]
-            if len(node.args) > position:
-                arg = node.args[position]
-                edits.append((arg, f"({ast.get_source_segment(source, arg)}) + {offset}"))
-    return _replace(source, edits)
+def _with_fingerprint_import(body, names):
+    return f"from dynlib.course.exercises import {', '.join(sorted(names))}\n" + body
 
 
 def answer_source(nb, exercise):
@@ -302,82 +288,191 @@ def record_expectations(nb):
     finally:
         del builtins.__expect__
     if errors:
-        raise RuntimeError(f"the solved page does not run cleanly: {errors}")
+        cell, message = next(iter(errors.items()))
+        raise CourseError(f"the solved page does not run cleanly: cell {cell}: {message.strip().splitlines()[0]}")
     return recorded
 
 
-def check_hidden_tests(nb, seed):
-    """Run the solved page with every check cell replaced by its hidden part (fresh check functions,
-    seeds moved by ``seed``): the solutions must pass the graded cases too, or the seed is refused."""
-    run = copy.deepcopy(nb)
-    for exercise in coursework.exercises(nb):
-        for i in exercise.checks:
-            run.cells[i].source = FRESH_CHECKS + reseeded(run.cells[i].source, seed)
-    errors = coursework.run(run, seconds_per_cell=600)
-    if errors:
-        first = next(iter(errors.values())).strip().splitlines()[-1][:300]
-        raise RuntimeError(f"with the seed shift {seed} the hidden tests of cells {sorted(errors)} fail on the "
-                           f"solutions themselves (a degenerate random case): choose another ASSIGNMENT_SEED. "
-                           f"First message: {first}")
+def shares(total, count):
+    """``total`` points split into ``count`` shares of whole hundredths that add up to it exactly."""
+    cents = round(Decimal(str(total)) * 100)
+    base, extra = divmod(cents, count)
+    return [float(Decimal(base + (k < extra)) / 100) for k in range(count)]
 
 
-def assignment(nb, seed):
-    """The nbgrader source notebook of an exercise page (see the module docstring)."""
+def assignment(nb, name, notebook):
+    """The nbgrader source notebook of an exercise page, and its grading spec (see the module docstring).
+
+    The spec says, per graded cell, which exercise it belongs to and what role it plays, and keeps
+    each check cell's full text and each exercise's answer names: what ``tools/verdicts.py`` needs.
+    """
     found = coursework.exercises(nb)
     recorded = record_expectations(nb)
-    check_hidden_tests(nb, seed)
-    first_statement = found[0].statement
+    spec = {"assignment": name, "notebook": notebook, "roles": {}, "checks": {}, "answers": {}, "exercise_of": {},
+            "points": {}}
     cells = []
-    for index, cell in enumerate(nb.cells[:first_statement]):
+
+    def add(cell, grade_id, role, exercise=None, **meta):
+        cells.append(_grading(cell, grade_id, **meta))
+        spec["roles"][grade_id] = role
+        if meta.get("points") is not None:
+            spec["points"][grade_id] = meta["points"]
+        if exercise:
+            spec["exercise_of"][grade_id] = exercise
+
+    for index, cell in enumerate(nb.cells[:found[0].statement]):
         cell = copy.deepcopy(cell)
         if cell.cell_type == "markdown" and index == 0:
             heading = cell.source.strip().splitlines()
             title = next((line for line in heading if line.startswith("#")), "# Exercises")
             cell.source = f"{title}\n\n{STUDENT_INTRO}"
-        cells.append(_grading(cell, f"intro-{index}", locked=True))
+        add(cell, f"intro-{index}", "intro" if cell.cell_type == "code" else "text", locked=True)
     for exercise in found:
         label = exercise.label
         statement = nb.cells[exercise.statement].source
-        cells.append(_grading(copy.deepcopy(nb.cells[exercise.statement]), f"{label}-statement", locked=True))
+        spec["answers"][label] = coursework.answer_names(nb, exercise)
+        add(copy.deepcopy(nb.cells[exercise.statement]), f"{label}-statement", "text", label, locked=True)
         for k, i in enumerate(exercise.setup):
-            cells.append(_grading(copy.deepcopy(nb.cells[i]), f"{label}-setup-{k}", locked=True))
-        answer = nbformat.v4.new_code_cell(answer_source(nb, exercise))
-        cells.append(_grading(answer, f"{label}-answer", solution=True))
+            add(copy.deepcopy(nb.cells[i]), f"{label}-setup-{k}", "setup", label, locked=True)
+        add(nbformat.v4.new_code_cell(answer_source(nb, exercise)), f"{label}-answer", "answer", label,
+            solution=True)
         if "?" in statement:
             words = [nb.cells[i].source for i in exercise.solution if nb.cells[i].cell_type == "markdown"]
             points = float(WORDS.search(statement).group(1)) if WORDS.search(statement) else WORDS_POINTS
             text = "\n\n".join(words) if words else "(the solution gives no model answer in words)"
             cell = nbformat.v4.new_markdown_cell(
                 f"**Model answer** (the release shows YOUR ANSWER HERE instead):\n\n{text}")
-            cells.append(_grading(cell, f"{label}-words", grade=True, solution=True, points=points))
+            add(cell, f"{label}-words", "words", label, grade=True, solution=True, points=points)
         total = float(POINTS.search(statement).group(1)) if POINTS.search(statement) else CHECK_POINTS
-        for k, i in enumerate(exercise.checks):
+        for k, (i, points) in enumerate(zip(exercise.checks, shares(total, len(exercise.checks)))):
             source = nb.cells[i].source
             count = len(_expected_args(ast.parse(source)))
-            fingerprints = [fingerprint(recorded[(i, j)]) for j in range(count)]
-            visible = student_check(source, fingerprints)
-            hidden = FRESH_CHECKS + reseeded(source, seed)
-            check = nbformat.v4.new_code_cell(f"{visible}\n### BEGIN HIDDEN TESTS\n{hidden}### END HIDDEN TESTS\n")
-            cells.append(_grading(check, f"{label}-check-{k}", grade=True, locked=True,
-                                  points=round(total / len(exercise.checks), 3)))
+            visible = student_check(source, [fingerprint(recorded[(i, j)]) for j in range(count)])
+            grade_id = f"{label}-check-{k}"
+            add(nbformat.v4.new_code_cell(visible), grade_id, "check", label, grade=True, locked=True,
+                points=points)
+            spec["checks"][grade_id] = {"exercise": label, "source": source}
     out = nbformat.v4.new_notebook(cells=cells, metadata=copy.deepcopy(nb.metadata))
     out.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     for cell in out.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     nbformat.validator.normalize(out)
-    return out
+    return out, spec
+
+
+# ------------------------------------------------------------------ what a student's copy gives away
+
+
+def _comparable(value):
+    """A value as a flat complex array, for comparing answers with what a check leaves behind (or None)."""
+    import numpy as np
+    import sympy as sp
+
+    try:
+        if isinstance(value, (sp.Basic, sp.MatrixBase)) or (isinstance(value, np.ndarray) and value.dtype == object):
+            entries = list(sp.Matrix(value)) if not isinstance(value, sp.Basic) or isinstance(value, sp.MatrixBase) \
+                else [value]
+            names = sorted({str(x) for e in entries for x in getattr(e, "free_symbols", ())})
+            point = {sp.Symbol(n): sp.Rational(700 + 37 * k, 1000) for k, n in enumerate(names)}
+            return np.array([complex(sp.N(sp.sympify(e).subs({x: point[sp.Symbol(str(x))] for x in
+                                                                 getattr(e, "free_symbols", ())}))) for e in entries])
+        if isinstance(value, (bool, np.bool_, str)) or callable(value):
+            return None
+        array = np.asarray(value, dtype=complex).ravel()
+        return array if array.size and np.all(np.isfinite(array)) else None
+    except (TypeError, ValueError, AttributeError, sp.SympifyError):
+        return None
+
+
+def _same(a, b):
+    import numpy as np
+
+    scale = max(np.abs(b).max(), 1e-300)
+    return a.shape == b.shape and np.allclose(a, b, rtol=1e-6, atol=1e-9 * scale)
+
+
+def leaks(nb):
+    """Names a student's copy of a page computes that hold an answer: ``[(exercise, name, answer)]``.
+
+    The copy (its set-up cells, its answer stubs and its practice checks) is run in one namespace,
+    with each exercise's answers set to slightly wrong values just before its practice checks and
+    the check functions made harmless, so that every statement runs.  After each practice check,
+    every value in the namespace is compared with every answer of the page (the values the solution
+    defines and the values the checks expect, as the solved page gives them), except values the
+    set-up cells already give and predictions among a few choices.
+    """
+    import numpy as np
+
+    from dynlib.course.exercises import Withheld
+
+    found = coursework.exercises(nb)
+    recorded = record_expectations(nb)
+    solved, answers, targets = {"__name__": "__main__"}, {}, {}
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            with coursework.quiet():
+                exec(compile(cell.source, f"<cell {index}>", "exec"), solved)
+        for exercise in found:
+            if index == exercise.solution[-1]:
+                answers[exercise.label] = {n: solved.get(n) for n in coursework.answer_names(nb, exercise)}
+    named = {f"{label}: {n}": v for label, values in answers.items() for n, v in values.items()}
+    named.update({f"cell {cell}, check {k}": v for (cell, k), values in recorded.items() for v in values})
+    for name, value in named.items():
+        for part in value if isinstance(value, tuple) else (value,):
+            array = None if Withheld.applies(part) else _comparable(part)
+            if array is not None and np.abs(array).max() > 0:
+                targets.setdefault(name, []).append(array)
+    student = coursework.student_version(nb, recorded)
+    checks = coursework.check_cells(student)
+    harmless = {name: (lambda *args, **kwargs: None) for name in CHECK_NAMES}
+    namespace, given, leaked = {"__name__": "__main__", "perturbed": coursework.perturbed}, [], []
+    for index, cell in enumerate(student.cells):
+        if cell.cell_type != "code":
+            continue
+        if index in checks:
+            namespace.update({n: coursework.perturbed(v) for n, v in answers[checks[index]].items()})
+            namespace.update(harmless)
+        try:
+            with coursework.quiet():
+                exec(compile(cell.source, f"<cell {index}>", "exec"), namespace)
+        except Exception:  # a statement that needs a right answer: what ran before it counts
+            pass
+        values = {k: _comparable(v) for k, v in namespace.items() if not k.startswith("_") and k != "perturbed"}
+        values = {k: v for k, v in values.items() if v is not None}
+        if index not in checks:
+            given += list(values.values())
+            continue
+        for name, array in values.items():
+            if name in answers[checks[index]]:
+                continue
+            for answer, parts in targets.items():
+                if any(_same(array, part) for part in parts) and not any(_same(g, array) for g in given):
+                    leaked.append((checks[index], name, answer))
+        given += list(values.values())  # what one check leaves behind is reported once, at that check
+    return sorted(set(leaked))
+
+
+# ------------------------------------------------------------------ the course
+
+
+class CourseError(RuntimeError):
+    """The course cannot be written or graded as asked; the message says why and what to do."""
 
 
 CONFIG = '''\
-# nbgrader configuration of the course generated by tools/assignments.py
+# nbgrader configuration of the course generated by tools/assignments.py.  Grading runs the notebooks
+# itself (tools/verdicts.py, in a sandbox) and hands nbgrader notebooks whose check cells already hold
+# their verdicts: nbgrader's autograde only records the scores (it neither clears outputs nor executes).
+from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, DeduplicateIds, OverwriteCells,
+                                    OverwriteKernelspec, SaveAutoGrades)
+
 c = get_config()
 c.CourseDirectory.root = {root!r}
 c.CourseDirectory.course_id = "dynlib-course"
 c.CourseDirectory.db_assignments = [{assignments}]
-c.ExecutePreprocessor.timeout = {timeout}          # seconds per cell; an endless loop is stopped
-c.Execute.interrupt_on_timeout = True
-c.Execute.raise_on_iopub_timeout = False
+c.Autograde.sanitize_preprocessors = [DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
+c.Autograde.autograde_preprocessors = [SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
 c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 '''
@@ -389,45 +484,103 @@ def nbgrader(root, *args):
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     done = subprocess.run([str(exe), *args], cwd=root, env=env, capture_output=True, text=True)
     if done.returncode:
-        raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+        raise CourseError(f"nbgrader {' '.join(args)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     return done
 
 
-def write_course(root, seed, pages=None, timeout=120):
-    """An nbgrader course in ``root``: ``source/`` from the exercise pages and ``release/`` from nbgrader."""
+def recorded_secret(root):
+    path = Path(root) / "instructor" / "secret.json"
+    return json.loads(path.read_text())["secret"] if path.exists() else None
+
+
+def _graded_students(root):
+    db = Path(root) / "gradebook.db"
+    if not db.exists():
+        return []
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{db}") as gradebook:
+        return sorted({s.student.id for a in gradebook.assignments for s in a.submissions})
+
+
+def write_course(root, secret=None, pages=None, verify=True):
+    """An nbgrader course in ``root``: ``source/``, ``release/`` (nbgrader's) and ``instructor/``.
+
+    ``secret`` moves the graded cases; without one, the course keeps the secret it was written with
+    (or draws a new one).  Everything is written beside ``root`` first and moved in only when complete,
+    so a failure leaves the previous course as it was; grades already in ``root`` are kept, and a new
+    secret for a course that holds grades is refused.
+    """
     root = Path(root).resolve()
+    old = recorded_secret(root)
+    secret = str(secret if secret is not None else old if old is not None else secrets.randbelow(10**12))
+    if old is not None and secret != str(old) and _graded_students(root):
+        raise CourseError(f"{root} holds grades made with another ASSIGNMENT_SEED: write the new course "
+                          "elsewhere, or grade with the secret the course was written with")
     pages = [Path(p) for p in pages] if pages else sorted((ROOT / "exercises").glob("*.ipynb"))
-    shutil.rmtree(root / "source", ignore_errors=True)
-    names = []
-    for path in pages:
-        name = path.stem.removesuffix("_exercises")
-        folder = root / "source" / name
-        folder.mkdir(parents=True, exist_ok=True)
-        nbformat.write(assignment(nbformat.read(path, as_version=4), seed), folder / path.name)
-        names.append(name)
-    config = CONFIG.format(root=str(root), timeout=timeout,
-                           assignments=", ".join(f"dict(name={n!r})" for n in names))
-    (root / "nbgrader_config.py").write_text(config)
-    for name in names:
-        nbgrader(root, "generate_assignment", name, "--force")
+    root.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
+    try:
+        if (root / "gradebook.db").exists():
+            shutil.copy2(root / "gradebook.db", staging / "gradebook.db")
+        instructor = staging / "instructor"
+        instructor.mkdir(mode=0o700)
+        names = []
+        for path in pages:
+            name = path.stem.removesuffix("_exercises")
+            folder = staging / "source" / name
+            folder.mkdir(parents=True, exist_ok=True)
+            notebook, spec = assignment(nbformat.read(path, as_version=4), name, path.name)
+            nbformat.write(notebook, folder / path.name)
+            (instructor / f"{name}.json").write_text(json.dumps(spec, indent=1))
+            names.append(name)
+        _private(instructor / "secret.json", json.dumps({"secret": secret}))
+        assignments = ", ".join(f"dict(name={n!r})" for n in names)
+        (staging / "nbgrader_config.py").write_text(CONFIG.format(root=str(staging), assignments=assignments))
+        for name in names:
+            nbgrader(staging, "generate_assignment", name, "--force")
+        if verify:
+            for name in names:
+                verify_solutions(staging, name)
+        (staging / "nbgrader_config.py").write_text(CONFIG.format(root=str(root), assignments=assignments))
+        root.mkdir(exist_ok=True)
+        for entry in ("source", "release", "instructor", "nbgrader_config.py", "gradebook.db"):
+            if (staging / entry).exists():
+                if (root / entry).is_dir():
+                    shutil.rmtree(root / entry)
+                (staging / entry).replace(root / entry)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return names
 
 
-def grade(root, submissions):
-    """Autograde every submission under ``submissions`` (STUDENT/ASSIGNMENT/*.ipynb), write feedback and grades.csv."""
-    root, submissions = Path(root).resolve(), Path(submissions).resolve()
-    shutil.rmtree(root / "submitted", ignore_errors=True)
-    shutil.copytree(submissions, root / "submitted")
-    students = sorted(p.name for p in (root / "submitted").iterdir() if p.is_dir())
-    for student in students:
-        nbgrader(root, "db", "student", "add", student)
-    for assignment_dir in sorted({p.name for s in students for p in (root / "submitted" / s).iterdir()}):
-        nbgrader(root, "autograde", assignment_dir, "--force")
-        nbgrader(root, "generate_feedback", assignment_dir, "--force")
-    nbgrader(root, "export", "--to", str(root / "grades.csv"))
-    print((root / "grades.csv").read_text())
-    print(f"feedback for each student in {root / 'feedback'}")
-    return root / "grades.csv"
+def _private(path, text):
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as handle:
+        handle.write(text)
+
+
+def verify_solutions(root, name):
+    """Grade the solutions of ``name`` with the course's secret, in this process: every check must pass."""
+    import verdicts
+
+    instructor = Path(root) / "instructor"
+    spec = json.loads((instructor / f"{name}.json").read_text())
+    release = nbformat.read(Path(root) / "release" / name / spec["notebook"], as_version=4)
+    source = nbformat.read(Path(root) / "source" / name / spec["notebook"], as_version=4)
+    session = verdicts.Session(verdicts.LocalKernel)
+    try:
+        _, result = verdicts.grade_notebook(spec, recorded_secret(root), release, filled(release, source), session,
+                                            notebook_timeout=3600, run_practice_checks=False)
+    finally:
+        session.stop()
+    failed = {g: c["lines"] for g, c in result["checks"].items() if c["score"] < c["max"]}
+    if failed:
+        shown = "; ".join(f"{g}: {' / '.join(lines)[:400]}" for g, lines in list(failed.items())[:3])
+        raise CourseError(f"{name}: the solutions fail {len(failed)} graded checks on the cases this secret draws, "
+                          f"so the checks or the cases need fixing (this is not the secret's fault): {shown}")
+
+
+# ------------------------------------------------------------------ sample submissions
 
 
 def _without_markers(source):
@@ -464,29 +617,294 @@ def write_samples(root, out):
     return out
 
 
+# ------------------------------------------------------------------ grading
+
+
+def kernel_cache(root):
+    """Compiled kernels for the sandboxes, made once in a sandbox and reused while dynlib is unchanged.
+
+    The sandbox compiles every kernel (``dynlib.compile_kernels``) and then runs each assignment's
+    solutions, which compiles what the exercises use besides; the folder is copied into every
+    sandbox, which may not write to it.  ``DYNLIB_KERNEL_CACHE`` names a folder to keep it in instead
+    of the course's ``instructor/`` (shared between courses).
+    """
+    import sandbox
+
+    package = ROOT / "dynlib"
+    sources = sorted(p for p in package.rglob("*.py") if p.parent.name != "course")
+    stamp = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
+    folder = Path(os.environ.get("DYNLIB_KERNEL_CACHE") or Path(root) / "instructor" / "kernel-cache")
+    if (folder / f"stamp-{stamp}").exists():
+        return folder
+    print("compiling dynlib's kernels for the sandboxes (once per version of dynlib, a few minutes)...", flush=True)
+    box = sandbox.Sandbox().start()
+    try:
+        done = box.execute("import dynlib\ndynlib.compile_kernels()", timeout=3600)
+        if done.status != "ok":
+            raise CourseError(f"compiling the kernels in the sandbox failed: {done.error} {box.log()[-1000:]}")
+        for path in sorted((Path(root) / "source").glob("*/*.ipynb")):
+            solved = filled(nbformat.read(Path(root) / "release" / path.parent.name / path.name, as_version=4),
+                            nbformat.read(path, as_version=4))
+            for cell in solved.cells:
+                if cell.cell_type == "code":
+                    box.execute(cell.source, timeout=600)  # the course's own code: only warming the cache
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(box.work / "numba-cache", folder)
+        (folder / f"stamp-{stamp}").touch()
+    finally:
+        box.stop()
+    return folder
+
+
+def _submissions(folder, assignments):
+    """``{(student, assignment): notebook path}`` of a submissions folder, and what was skipped."""
+    found, skipped = {}, []
+    for student_dir in sorted(p for p in Path(folder).iterdir() if p.is_dir()):
+        if not STUDENT_ID.fullmatch(student_dir.name):
+            skipped.append(f"{student_dir.name}: not a student id (letters, digits, _ . @ + -)")
+            continue
+        for assignment_dir in sorted(p for p in student_dir.iterdir() if p.is_dir()):
+            if assignment_dir.name not in assignments:
+                skipped.append(f"{student_dir.name}/{assignment_dir.name}: no such assignment")
+                continue
+            notebook = assignment_dir / assignments[assignment_dir.name]
+            if notebook.exists():
+                found[student_dir.name, assignment_dir.name] = notebook
+            else:
+                skipped.append(f"{student_dir.name}/{assignment_dir.name}: no {notebook.name}")
+    return found, skipped
+
+
+def _grade_one(root, student, name, notebook, limits):
+    """Grade one notebook in a worker process; its result (with a status) and the graded notebook's folder."""
+    out = Path(root) / "results" / student / name
+    shutil.rmtree(out, ignore_errors=True)
+    command = [sys.executable, str(ROOT / "tools" / "verdicts.py"), str(root), name, str(notebook), str(out),
+               "--notebook-timeout", str(limits["notebook"]), "--cell-timeout", str(limits["cell"])]
+    env = dict(os.environ, DYNLIB_KERNEL_CACHE=str(limits["cache"]), MPLBACKEND="Agg")
+    started = time.monotonic()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=limits["notebook"] + 120, env=env,
+                              start_new_session=True)
+        reason = None if done.returncode == 0 else (done.stderr.strip().splitlines() or ["no message"])[-1][:300]
+    except subprocess.TimeoutExpired:
+        reason = f"the grader stopped after {limits['notebook'] + 120:.0f} s"
+    if reason is None:
+        result = {**json.loads((out / "result.json").read_text()), "status": "graded"}
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        result = {"status": "failed to grade", "reason": reason, "checks": {},
+                  "seconds": round(time.monotonic() - started, 1)}
+    (out / "result.json").write_text(json.dumps(result, indent=1))
+    return result
+
+
+def grade(root, submissions, secret=None, jobs=2, notebook_timeout=600, cell_timeout=60):
+    """Grade every submission under ``submissions`` (STUDENT/ASSIGNMENT/NOTEBOOK.ipynb) into ``root``:
+    ``results/``, nbgrader's gradebook and ``feedback/``, and ``grades.csv``."""
+    root, submissions = Path(root).resolve(), Path(submissions).resolve()
+    if not (root / "instructor" / "secret.json").exists():
+        raise CourseError(f"no course in {root}: write it first (make assignments)")
+    if secret is not None and str(secret) != str(recorded_secret(root)):
+        raise CourseError("ASSIGNMENT_SEED is not the secret this course was written with: grade with that one, "
+                          "or leave ASSIGNMENT_SEED unset to use the secret recorded when the course was written")
+    specs = {p.stem: json.loads(p.read_text()) for p in (root / "instructor").glob("*.json") if p.name != "secret.json"}
+    found, skipped = _submissions(submissions, {n: s["notebook"] for n, s in specs.items()})
+    for line in skipped:
+        print(f"skipped {line}")
+    dropped = _drop_stale(root, {a for _, a in found}, found)
+    for student, name in dropped:
+        print(f"dropped {student} / {name}: no longer among the submissions")
+    limits = {"notebook": notebook_timeout, "cell": cell_timeout, "cache": kernel_cache(root)}
+    started, lock, count = time.monotonic(), threading.Lock(), [0]
+
+    def one(key):
+        student, name = key
+        result = _grade_one(root, student, name, found[key], limits)
+        with lock:
+            count[0] += 1
+            score = sum(c["score"] for c in result["checks"].values())
+            maximum = sum(_dec(p) for g, p in specs[name]["points"].items() if specs[name]["roles"][g] == "check")
+            what = f"{_number(score)}/{_number(maximum)}" if result["status"] == "graded" else \
+                f"FAILED TO GRADE ({result['reason']})"
+            print(f"[{count[0]:>3}/{len(found)}] {student} / {name}: {what} in {result['seconds']:.0f} s "
+                  f"(elapsed {time.monotonic() - started:.0f} s)", flush=True)
+        return key, result
+
+    print(f"grading {len(found)} notebooks, {jobs} at a time", flush=True)
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+        results = dict(pool.map(one, sorted(found)))
+    for (student, name), result in sorted(results.items()):
+        _record(root, student, name, found[student, name], specs[name], result)
+    path = export(root)
+    failed = [key for key, r in results.items() if r["status"] != "graded"]
+    print(f"graded {len(results) - len(failed)} of {len(results)} notebooks in {time.monotonic() - started:.0f} s; "
+          f"grades in {path}, feedback in {root / 'feedback'}" +
+          (f"; failed to grade: {', '.join('/'.join(k) for k in sorted(failed))}" if failed else ""))
+    return path
+
+
+def _number(value):
+    return _fmt(_dec(value))
+
+
+def _drop_stale(root, graded_assignments, found):
+    """Remove earlier results of the assignments graded now whose student is no longer submitted."""
+    dropped = []
+    results = Path(root) / "results"
+    for path in sorted(results.glob("*/*/result.json")) if results.exists() else []:
+        student, name = path.parent.parent.name, path.parent.name
+        if name in graded_assignments and (student, name) not in found:
+            shutil.rmtree(path.parent)
+            _forget(root, student, name)
+            dropped.append((student, name))
+    return dropped
+
+
+def _forget(root, student, name):
+    from nbgrader.api import Gradebook, MissingEntry
+
+    db = Path(root) / "gradebook.db"
+    if db.exists():
+        with Gradebook(f"sqlite:///{db}") as gradebook:
+            try:
+                gradebook.remove_submission(name, student)
+            except MissingEntry:
+                pass
+    for folder in ("submitted", "autograded", "feedback"):
+        shutil.rmtree(Path(root) / folder / student / name, ignore_errors=True)
+
+
+def _record(root, student, name, original, spec, result):
+    """Hand a graded notebook to nbgrader (scores from its outputs, manual grades kept) and make feedback."""
+    if result["status"] != "graded":
+        _forget(root, student, name)
+        return
+    target = Path(root) / "submitted" / student / name
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    shutil.copy(Path(root) / "results" / student / name / spec["notebook"], target / spec["notebook"])
+    stamp = Path(original).parent / "timestamp.txt"
+    if stamp.exists():
+        shutil.copy(stamp, target / "timestamp.txt")
+    try:
+        nbgrader(root, "db", "student", "add", student)
+        nbgrader(root, "autograde", name, "--student", student, "--force")
+        nbgrader(root, "generate_feedback", name, "--student", student, "--force")
+    except CourseError as exc:
+        result.update(status="failed to grade", reason=f"nbgrader could not record it: {str(exc)[-300:]}")
+        (Path(root) / "results" / student / name / "result.json").write_text(json.dumps(result, indent=1))
+        _forget(root, student, name)
+
+
+def export(root, feedback=False):
+    """``grades.csv``: a row per student and assignment, from the results and nbgrader's gradebook.
+
+    Columns: the student, the assignment, the status (graded, or failed to grade with the reason), when
+    it was submitted (nbgrader's timestamp, when the collection gave one), the points of each exercise,
+    the autograded and the manually graded points and their maxima apart, how many words answers wait
+    for grading by hand, the total, and what the instructor may want to read (``review``).  With
+    ``feedback``, the feedback pages are made again first (after grading words answers by hand).
+    """
+    from nbgrader.api import Gradebook
+
+    root = Path(root).resolve()
+    specs = {p.stem: json.loads(p.read_text()) for p in (root / "instructor").glob("*.json") if p.name != "secret.json"}
+    exercises = [e for n in sorted(specs) for e in dict.fromkeys(specs[n]["exercise_of"].values())]
+    rows = []
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
+        for path in sorted((root / "results").glob("*/*/result.json")):
+            student, name = path.parent.parent.name, path.parent.name
+            if name in specs:
+                result = json.loads(path.read_text())
+                if result["status"] == "graded" and feedback:
+                    nbgrader(root, "generate_feedback", name, "--student", student, "--force")
+                rows.append(_row(gradebook, student, name, specs[name], result))
+    columns = ["student", "assignment", "status", "reason", "submitted", *exercises, "autograded", "autograded_max",
+               "manual", "manual_max", "to_grade_by_hand", "total", "max", "review"]
+    path = root / "grades.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def _row(gradebook, student, name, spec, result):
+    """One row of grades.csv (see :func:`export`)."""
+    from nbgrader.api import MissingEntry
+
+    manual = {g for g, role in spec["roles"].items() if role == "words"}
+    maxima = {kind: sum((_dec(p) for g, p in spec["points"].items() if (g in manual) == (kind == "manual")),
+                        Decimal(0)) for kind in ("auto", "manual")}
+    row = {"student": student, "assignment": name, "status": result["status"], "reason": result.get("reason", ""),
+           "autograded_max": _fmt(maxima["auto"]), "manual_max": _fmt(maxima["manual"]),
+           "max": _fmt(maxima["auto"] + maxima["manual"])}
+    if result["status"] != "graded":
+        return row
+    try:
+        submission = gradebook.find_submission(name, student)
+    except MissingEntry:
+        return {**row, "status": "failed to grade", "reason": "not in nbgrader's gradebook"}
+    totals, per, waiting = {"auto": Decimal(0), "manual": Decimal(0)}, {}, 0
+    for grade_id in spec["points"]:
+        grade = gradebook.find_grade(grade_id, spec["notebook"].removesuffix(".ipynb"), name, student)
+        if grade_id in manual and grade.manual_score is None:
+            waiting += 1
+        score = grade.manual_score if grade.manual_score is not None else grade.auto_score
+        points = _dec(score or 0)
+        totals["manual" if grade_id in manual else "auto"] += points
+        exercise = spec["exercise_of"][grade_id]
+        per[exercise] = per.get(exercise, Decimal(0)) + points
+    return {**row, **{e: _fmt(v) for e, v in per.items()},
+            "submitted": submission.timestamp.isoformat(sep=" ") if submission.timestamp else "",
+            "autograded": _fmt(totals["auto"]), "manual": _fmt(totals["manual"]), "to_grade_by_hand": waiting,
+            "total": _fmt(totals["auto"] + totals["manual"]), "review": ", ".join(result.get("review", []))}
+
+
+def _dec(value):
+    return Decimal(str(round(float(value), 2)))
+
+
+def _fmt(value):
+    return f"{Decimal(value).normalize():f}"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    course = commands.add_parser("course", help="write the nbgrader course (source and release)")
+    course = commands.add_parser("course", help="write the nbgrader course (source, release, instructor)")
     course.add_argument("root", type=Path)
-    course.add_argument("--seed", type=int, default=int(os.environ.get("ASSIGNMENT_SEED", "1000")),
-                        help="the secret shift of the hidden tests' random seeds (or ASSIGNMENT_SEED)")
-    course.add_argument("--timeout", type=int, default=120, help="seconds a cell may run when graded")
+    course.add_argument("--seed", default=os.environ.get("ASSIGNMENT_SEED") or None,
+                        help="the secret that moves the graded cases (or ASSIGNMENT_SEED; default: the one the "
+                             "course was written with, else a new one)")
     course.add_argument("pages", type=Path, nargs="*", help="exercise pages (default: all)")
     samples = commands.add_parser("samples", help="two sample submissions per assignment: right and wrong")
     samples.add_argument("root", type=Path)
     samples.add_argument("out", type=Path)
-    graded = commands.add_parser("grade", help="autograde submissions, write feedback and grades.csv")
+    graded = commands.add_parser("grade", help="grade submissions: results, feedback and grades.csv")
     graded.add_argument("root", type=Path)
     graded.add_argument("submissions", type=Path)
+    graded.add_argument("--jobs", type=int, default=2, help="notebooks graded at once")
+    graded.add_argument("--notebook-timeout", type=float, default=600, help="seconds for a whole notebook")
+    graded.add_argument("--cell-timeout", type=float, default=60, help="seconds for one cell or call")
+    exported = commands.add_parser("export", help="feedback and grades.csv again (after grading by hand)")
+    exported.add_argument("root", type=Path)
     args = parser.parse_args(argv)
-    if args.command == "course":
-        names = write_course(args.root, args.seed, args.pages, timeout=args.timeout)
-        print(f"nbgrader course in {args.root}: {len(names)} assignments; release copies in {args.root / 'release'}")
-    elif args.command == "samples":
-        print(f"sample submissions (right, wrong) in {write_samples(args.root, args.out)}")
-    else:
-        grade(args.root, args.submissions)
+    try:
+        if args.command == "course":
+            names = write_course(args.root, args.seed, args.pages)
+            print(f"nbgrader course in {args.root}: {len(names)} assignments, their solutions graded in full; "
+                  f"hand out {args.root / 'release'}; the secret is kept in {args.root / 'instructor'}")
+        elif args.command == "samples":
+            print(f"sample submissions (right, wrong) in {write_samples(args.root, args.out)}")
+        elif args.command == "grade":
+            grade(args.root, args.submissions, os.environ.get("ASSIGNMENT_SEED") or None, jobs=args.jobs,
+                  notebook_timeout=args.notebook_timeout, cell_timeout=args.cell_timeout)
+        else:
+            print(f"grades in {export(args.root, feedback=True)}, feedback in {args.root / 'feedback'}")
+    except CourseError as exc:
+        raise SystemExit(f"error: {exc}") from None
 
 
 if __name__ == "__main__":

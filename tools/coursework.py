@@ -223,6 +223,16 @@ def solution_lines(nb):
     return lines
 
 
+@contextlib.contextmanager
+def quiet():
+    """Run notebook code without its printed output or its figures."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
 class CellTimeout(Exception):
     """A cell ran longer than the grader allows."""
 

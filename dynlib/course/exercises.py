@@ -30,7 +30,8 @@ import numpy as np
 from ..core.backend import is_symbolic
 from .checks import exactly_zero, relative_close
 
-__all__ = ["ExerciseFeedback", "Fingerprint", "Fingerprints", "answered", "check_function", "check_answer", "check_property"]
+__all__ = ["ExerciseFeedback", "Fingerprint", "Fingerprints", "Withheld", "answered", "check_function", "check_answer",
+           "check_property"]
 
 
 class ExerciseFeedback(AssertionError):
@@ -242,6 +243,54 @@ class Fingerprints:
         item = self.items[self.count % len(self.items)]
         self.count += 1
         return item
+
+
+class Withheld:
+    """A prediction among a few choices (a joint number, yes or no, a word), withheld from practice checks.
+
+    Whether such an answer is right could be found by trying the choices one by one, so a student's
+    check only says whether its form is right (the kind of value and, for a sequence, its length);
+    it is graded after the student hands it in.  ``Withheld.of(value)`` describes the right answer's
+    form; ``repr`` gives the text that recreates it in a notebook.
+    """
+
+    def __init__(self, kind, length=None):
+        self.kind, self.length = kind, length
+
+    def __repr__(self):
+        return f"Withheld({self.kind!r}" + (f", {self.length})" if self.length is not None else ")")
+
+    @staticmethod
+    def applies(value):
+        """Whether ``value`` is a choice among few: a bool, an integer, a word, or a sequence of them."""
+        if isinstance(value, (bool, np.bool_, int, np.integer, str)):
+            return True
+        if isinstance(value, (tuple, list)) or (isinstance(value, np.ndarray) and value.dtype.kind in "biuU"):
+            return len(value) > 0 and all(Withheld.applies(v) for v in value)
+        return False
+
+    @classmethod
+    def of(cls, value):
+        if isinstance(value, (bool, np.bool_)):
+            return cls("yes or no (True or False)")
+        if isinstance(value, (int, np.integer)):
+            return cls("a whole number")
+        if isinstance(value, str):
+            return cls("a word")
+        return cls(f"a sequence of {cls.of(value[0]).kind}s", len(value))
+
+    def mismatch(self, got):
+        """None when ``got`` has the right form, else what is wrong with it."""
+        if _not_answered(got):
+            return "no answer yet"
+        if self.length is None:
+            right = {"yes or no (True or False)": isinstance(got, (bool, np.bool_)),
+                     "a whole number": isinstance(got, (int, np.integer)) and not isinstance(got, (bool, np.bool_)),
+                     "a word": isinstance(got, str)}[self.kind]
+            return None if right else f"expected {self.kind}, got {type(got).__name__}"
+        if not isinstance(got, (tuple, list, np.ndarray)) or len(got) != self.length:
+            return f"expected {self.kind} of length {self.length}"
+        return None
 
 
 def _fingerprint_mismatch(data, got):
@@ -499,6 +548,13 @@ def check_answer(got, expected, name, rtol=1e-8, hint=None):
     """
     if _not_answered(got):
         raise ExerciseFeedback(_with_hint(f"{name}: no answer yet (replace the ... with your answer).", hint))
+    if type(expected).__name__ == "Withheld":
+        problem = expected.mismatch(got)
+        if problem:
+            raise ExerciseFeedback(f"{name}: {problem}.")
+        print(f"{name}: recorded; a prediction is graded after you hand it in (checked here, it could be found "
+              "by trying each choice).")
+        return
     problem = _mismatch(got, expected, rtol, detail=False)
     if problem:
         raise ExerciseFeedback(_with_hint(f"{name}: not right yet ({problem}).", hint))
