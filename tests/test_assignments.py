@@ -91,3 +91,37 @@ def test_an_answer_cell_keeps_the_signature_and_docstring_and_marks_the_solution
     head, solution = text.split("### BEGIN SOLUTION")
     assert head.lstrip().startswith("def inward_pass(model, s, f_body):") and '"""' in head
     assert "### END SOLUTION" in solution and "raise NotImplementedError" not in text
+
+
+PAGES = sorted((Path(__file__).resolve().parents[1] / "exercises").glob("*.ipynb"))
+
+
+def page_of(setup, solution, check):
+    import nbformat
+
+    cells = [nbformat.v4.new_code_cell("import numpy as np\nfrom dynlib.course.exercises import *"),
+             nbformat.v4.new_markdown_cell("```{exercise} One\n:label: ex-one\n```"),
+             nbformat.v4.new_code_cell(setup),
+             nbformat.v4.new_markdown_cell("```{solution-start} ex-one\n```"),
+             nbformat.v4.new_code_cell(solution),
+             nbformat.v4.new_markdown_cell("```{solution-end}\n```"),
+             nbformat.v4.new_code_cell(check)]
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def test_a_practice_check_that_keeps_an_answer_in_a_variable_is_caught():
+    leaky = page_of("side = 1.25", "area = side ** 2 * 3.0",
+                    "answered(area=area)\nreference = 3.0 * side ** 2\n"
+                    "check_property(abs(area - reference) < 1e-9, 'the area is right')")
+    assert assignments.leaks(leaky) == [("ex-one", "reference", "ex-one: area")]
+    tight = page_of("side = 1.25", "area = side ** 2 * 3.0",
+                    "answered(area=area)\ncheck_answer(area, 3.0 * side ** 2, 'the area')")
+    assert assignments.leaks(tight) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_no_practice_check_leaves_an_answer_behind(page):
+    """The student's copies (release and student book) run with wrong answers keep no right one."""
+    import nbformat
+
+    assert assignments.leaks(nbformat.read(page, as_version=4)) == []

@@ -94,3 +94,53 @@ def test_grading_a_filled_in_student_notebook_counts_each_exercise():
     student.cells[stub_index].source = solved
     scores = coursework.grade(student)
     assert failing(scores) == set(scores) - {first.label}
+
+
+def generators_borrowed(nb):
+    """``(exercise, name)`` for each set-up cell that draws from a generator made outside its exercise.
+
+    Grading runs the set-up cells twice, as the student's notebook and in the grader, and what ran
+    before them differs between the two (practice checks, the student's own draws): givens drawn from
+    an earlier generator would differ too.  A name counts as a generator when any cell of the page
+    assigns it ``...default_rng(...)``.
+    """
+    generators = set()
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            for node in ast.walk(ast.parse(cell.source)):
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                        getattr(node.value.func, "attr", getattr(node.value.func, "id", None)) == "default_rng":
+                    generators |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    borrowed = []
+    for exercise in coursework.exercises(nb):
+        made = set()
+        for index in exercise.setup:
+            for statement in ast.parse(nb.cells[index].source).body:
+                loads = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                borrowed += [(exercise.label, name) for name in sorted(loads & generators - made)]
+                made |= {n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return borrowed
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.stem)
+def test_set_up_cells_draw_only_from_generators_their_exercise_makes(path):
+    assert generators_borrowed(read(path)) == []
+
+
+def test_a_set_up_cell_that_borrows_the_pages_generator_is_caught():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("rng = np.random.default_rng(7)"),
+        nbformat.v4.new_markdown_cell("```{exercise} One\n:label: ex-one\n```"),
+        nbformat.v4.new_code_cell("tree = dl.random_tree(4, rng)"),
+        nbformat.v4.new_markdown_cell("```{solution-start} ex-one\n```"),
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_markdown_cell("```{solution-end}\n```"),
+        nbformat.v4.new_code_cell("check_answer(x, 1, 'x')"),
+        nbformat.v4.new_markdown_cell("```{exercise} Two\n:label: ex-two\n```"),
+        nbformat.v4.new_code_cell("rng = np.random.default_rng(8)\ntree = dl.random_tree(4, rng)"),
+        nbformat.v4.new_markdown_cell("```{solution-start} ex-two\n```"),
+        nbformat.v4.new_code_cell("y = 1"),
+        nbformat.v4.new_markdown_cell("```{solution-end}\n```"),
+        nbformat.v4.new_code_cell("check_answer(y, 1, 'y')"),
+    ])
+    assert generators_borrowed(nb) == [("ex-one", "rng")]

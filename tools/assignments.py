@@ -69,7 +69,8 @@ SCHEMA = 3
 POINTS = re.compile(r"<!--\s*points:\s*(\d+(?:\.\d+)?)\s*-->")
 WORDS = re.compile(r"<!--\s*words points:\s*(\d+(?:\.\d+)?)\s*-->")
 CHECK_NAMES = ("answered", "check_answer", "check_function", "check_property")
-DROPPABLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.FunctionDef, ast.ClassDef)
+DROPPABLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.FunctionDef, ast.ClassDef,  # and, without checks inside:
+             ast.For, ast.While, ast.If, ast.With)
 MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault", "pop", "remove", "clear", "sort",
             "fill", "discard"}  # methods that change the object they are called on
 STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@+-]{0,99}")
@@ -267,9 +268,10 @@ def _grading(cell, grade_id, *, grade=False, solution=False, locked=False, point
     return cell
 
 
-def record_expectations(nb):
+def record_expectations(nb, answers=None):
     """Run a solved page (as ``coursework.run`` does) and record what every ``check_answer`` call expects:
-    ``{(cell, k): [value, ...]}``, one value per time the call ran."""
+    ``{(cell, k): [value, ...]}``, one value per time the call ran.  A dict ``answers`` receives, per
+    exercise label, the answers as the solution leaves them (``{name: value}``)."""
     import builtins
 
     recorded = {}
@@ -278,15 +280,22 @@ def record_expectations(nb):
         recorded.setdefault((cell, k), []).append(value)
         return value
 
+    def keep(label, values):
+        if answers is not None:
+            answers[label] = copy.deepcopy(values)
+
     run = copy.deepcopy(nb)
     for exercise in coursework.exercises(nb):
         for i in exercise.checks:
             run.cells[i].source = instrumented(run.cells[i].source, i)
-    builtins.__expect__ = expect
+        last = next(i for i in reversed(exercise.solution) if nb.cells[i].cell_type == "code")
+        names = coursework.answer_names(nb, exercise)
+        run.cells[last].source += f"\n__answers__({exercise.label!r}, {{n: globals().get(n) for n in {names!r}}})\n"
+    builtins.__expect__, builtins.__answers__ = expect, keep
     try:
         errors = coursework.run(run, seconds_per_cell=600)
     finally:
-        del builtins.__expect__
+        del builtins.__expect__, builtins.__answers__
     if errors:
         cell, message = next(iter(errors.items()))
         raise CourseError(f"the solved page does not run cleanly: cell {cell}: {message.strip().splitlines()[0]}")
@@ -406,16 +415,8 @@ def leaks(nb):
 
     from dynlib.course.exercises import Withheld
 
-    found = coursework.exercises(nb)
-    recorded = record_expectations(nb)
-    solved, answers, targets = {"__name__": "__main__"}, {}, {}
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type == "code":
-            with coursework.quiet():
-                exec(compile(cell.source, f"<cell {index}>", "exec"), solved)
-        for exercise in found:
-            if index == exercise.solution[-1]:
-                answers[exercise.label] = {n: solved.get(n) for n in coursework.answer_names(nb, exercise)}
+    answers, targets = {}, {}
+    recorded = record_expectations(nb, answers)
     named = {f"{label}: {n}": v for label, values in answers.items() for n, v in values.items()}
     named.update({f"cell {cell}, check {k}": v for (cell, k), values in recorded.items() for v in values})
     for name, value in named.items():
@@ -438,7 +439,8 @@ def leaks(nb):
                 exec(compile(cell.source, f"<cell {index}>", "exec"), namespace)
         except Exception:  # a statement that needs a right answer: what ran before it counts
             pass
-        values = {k: _comparable(v) for k, v in namespace.items() if not k.startswith("_") and k != "perturbed"}
+        values = {k: _comparable(v) for k, v in namespace.items()  # counters are not answers: whole numbers are
+                  if not k.startswith("_") and k != "perturbed" and not isinstance(v, (int, np.integer))}  # withheld
         values = {k: v for k, v in values.items() if v is not None}
         if index not in checks:
             given += list(values.values())
@@ -478,14 +480,19 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 '''
 
 
-def nbgrader(root, *args):
-    """Run an nbgrader command in the course directory ``root`` (its config file sits there)."""
-    exe = Path(sys.executable).parent / "nbgrader"
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    done = subprocess.run([str(exe), *args], cwd=root, env=env, capture_output=True, text=True)
-    if done.returncode:
-        raise CourseError(f"nbgrader {' '.join(args)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-    return done
+def nbgrader_api(root):
+    """nbgrader's Python API on the course in ``root``, configured by its ``nbgrader_config.py``."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    return NbGraderAPI(coursedir=CourseDirectory(config=config, root=str(root)), config=config)
+
+
+def _done(step, what):
+    if not step["success"]:
+        raise CourseError(f"nbgrader {what} failed: {(step.get('error') or step.get('log') or '')[-1500:]}")
 
 
 def recorded_secret(root):
@@ -503,7 +510,11 @@ def _graded_students(root):
         return sorted({s.student.id for a in gradebook.assignments for s in a.submissions})
 
 
-def write_course(root, secret=None, pages=None, verify=True):
+def _assignment_of(path, name):
+    return assignment(nbformat.read(path, as_version=4), name, Path(path).name)
+
+
+def write_course(root, secret=None, pages=None, verify=True, jobs=2):
     """An nbgrader course in ``root``: ``source/``, ``release/`` (nbgrader's) and ``instructor/``.
 
     ``secret`` moves the graded cases; without one, the course keeps the secret it was written with
@@ -525,23 +536,22 @@ def write_course(root, secret=None, pages=None, verify=True):
             shutil.copy2(root / "gradebook.db", staging / "gradebook.db")
         instructor = staging / "instructor"
         instructor.mkdir(mode=0o700)
-        names = []
-        for path in pages:
-            name = path.stem.removesuffix("_exercises")
-            folder = staging / "source" / name
-            folder.mkdir(parents=True, exist_ok=True)
-            notebook, spec = assignment(nbformat.read(path, as_version=4), name, path.name)
-            nbformat.write(notebook, folder / path.name)
-            (instructor / f"{name}.json").write_text(json.dumps(spec, indent=1))
-            names.append(name)
+        names = [path.stem.removesuffix("_exercises") for path in pages]
+        with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+            for name, (notebook, spec) in zip(names, pool.map(_assignment_of, pages, names)):
+                folder = staging / "source" / name
+                folder.mkdir(parents=True, exist_ok=True)
+                nbformat.write(notebook, folder / spec["notebook"])
+                (instructor / f"{name}.json").write_text(json.dumps(spec, indent=1))
         _private(instructor / "secret.json", json.dumps({"secret": secret}))
         assignments = ", ".join(f"dict(name={n!r})" for n in names)
         (staging / "nbgrader_config.py").write_text(CONFIG.format(root=str(staging), assignments=assignments))
+        api = nbgrader_api(staging)
         for name in names:
-            nbgrader(staging, "generate_assignment", name, "--force")
+            _done(api.generate_assignment(name, force=True), f"generate_assignment {name}")
         if verify:
-            for name in names:
-                verify_solutions(staging, name)
+            with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+                list(pool.map(verify_solutions, [staging] * len(names), names))
         (staging / "nbgrader_config.py").write_text(CONFIG.format(root=str(root), assignments=assignments))
         root.mkdir(exist_ok=True)
         for entry in ("source", "release", "instructor", "nbgrader_config.py", "gradebook.db"):
@@ -626,14 +636,14 @@ def kernel_cache(root):
     The sandbox compiles every kernel (``dynlib.compile_kernels``) and then runs each assignment's
     solutions, which compiles what the exercises use besides; the folder is copied into every
     sandbox, which may not write to it.  ``DYNLIB_KERNEL_CACHE`` names a folder to keep it in instead
-    of the course's ``instructor/`` (shared between courses).
+    of the course's ``kernel-cache/`` (shared between courses).
     """
     import sandbox
 
     package = ROOT / "dynlib"
     sources = sorted(p for p in package.rglob("*.py") if p.parent.name != "course")
     stamp = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
-    folder = Path(os.environ.get("DYNLIB_KERNEL_CACHE") or Path(root) / "instructor" / "kernel-cache")
+    folder = Path(os.environ.get("DYNLIB_KERNEL_CACHE") or Path(root) / "kernel-cache")
     if (folder / f"stamp-{stamp}").exists():
         return folder
     print("compiling dynlib's kernels for the sandboxes (once per version of dynlib, a few minutes)...", flush=True)
@@ -788,9 +798,13 @@ def _record(root, student, name, original, spec, result):
     if stamp.exists():
         shutil.copy(stamp, target / "timestamp.txt")
     try:
-        nbgrader(root, "db", "student", "add", student)
-        nbgrader(root, "autograde", name, "--student", student, "--force")
-        nbgrader(root, "generate_feedback", name, "--student", student, "--force")
+        from nbgrader.api import Gradebook
+
+        with Gradebook(f"sqlite:///{Path(root) / 'gradebook.db'}") as gradebook:
+            gradebook.update_or_create_student(student)
+        api = nbgrader_api(root)
+        _done(api.autograde(name, student, force=True, create=True), f"autograde {student} {name}")
+        _done(api.generate_feedback(name, student, force=True), f"generate_feedback {student} {name}")
     except CourseError as exc:
         result.update(status="failed to grade", reason=f"nbgrader could not record it: {str(exc)[-300:]}")
         (Path(root) / "results" / student / name / "result.json").write_text(json.dumps(result, indent=1))
@@ -818,7 +832,7 @@ def export(root, feedback=False):
             if name in specs:
                 result = json.loads(path.read_text())
                 if result["status"] == "graded" and feedback:
-                    nbgrader(root, "generate_feedback", name, "--student", student, "--force")
+                    _done(nbgrader_api(root).generate_feedback(name, student, force=True), "generate_feedback")
                 rows.append(_row(gradebook, student, name, specs[name], result))
     columns = ["student", "assignment", "status", "reason", "submitted", *exercises, "autograded", "autograded_max",
                "manual", "manual_max", "to_grade_by_hand", "total", "max", "review"]

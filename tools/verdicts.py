@@ -52,11 +52,11 @@ import io
 import json
 import os
 import pathlib
-import pickle
 import re
 import sys
 import time
 
+import cloudpickle
 import nbformat
 
 TOOLS = pathlib.Path(__file__).resolve().parent
@@ -312,7 +312,7 @@ class Session:
         self._ensure()
         forbid = [(f.__module__, f.__name__, _label(f)) for f in self.forbid]
         with open(pathlib.Path(self.kernel.work) / "io" / f"{self.requests + 1}.in", "wb") as handle:
-            pickle.dump((name, args, kwargs, forbid), handle)
+            cloudpickle.dump((name, args, kwargs, forbid), handle)  # a case may hold a function (a rate)
         reply, done = self._ask("__import__('_grading').call({n})", self.call_timeout)
         if reply is None:
             if done.status in ("timeout", "dead"):
@@ -774,7 +774,7 @@ def main(argv=None):
     secret = json.loads((instructor / "secret.json").read_text())["secret"]
     release = nbformat.read(args.course / "release" / args.assignment / spec["notebook"], as_version=4)
     submitted = nbformat.read(args.notebook, as_version=4)
-    cache = instructor / "kernel-cache"
+    cache = os.environ.get("DYNLIB_KERNEL_CACHE") or args.course / "kernel-cache"
     session = Session(lambda: sandbox.Sandbox(cache=cache).start(), cell_timeout=args.cell_timeout,
                       call_timeout=args.cell_timeout)
     try:

@@ -68,6 +68,41 @@ def with_cell(nb, after, text, metadata=None):
     return nb
 
 
+FAKE_SPEC = """\
+import os, dynlib, importlib.util
+os.makedirs('fake/course', exist_ok=True)
+open('fake/course/exercises.py', 'w').write('def check_answer(*a, **k): pass\\n'
+                                            'check_function = check_property = answered = check_answer\\n')
+dynlib.__spec__ = importlib.util.spec_from_file_location('dynlib', 'fake/__init__.py')"""
+
+READS_CHECK_VARIABLES = """\
+    import inspect
+    frame = inspect.currentframe()
+    while frame is not None:
+        if 'expected' in frame.f_globals:
+            return frame.f_globals['expected'][id(model)]
+        frame = frame.f_back
+    f = f_body.copy()"""
+
+READS_THE_COURSE = """\
+import glob
+found = glob.glob('{root}/**/*.ipynb', recursive=True) + glob.glob('/**/instructor/*.json', recursive=True)
+print('found', found)"""
+
+BACKGROUND = """\
+import subprocess, sys
+attack = '''
+import sqlite3, time
+time.sleep(2)
+db = sqlite3.connect({gradebook!r})
+db.execute('update grade set manual_score = 100')
+db.commit()
+open({classmate!r}, 'w').write('{{}}')
+open({library!r}, 'a').write('raise SystemExit')
+'''
+subprocess.Popen([sys.executable, '-c', attack], start_new_session=True)"""
+
+
 def digest(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -108,37 +143,22 @@ def graded(tmp_path_factory):
         "patched_module": prefixed(wrong, 0, "import dynlib.course.exercises as E\n"
                                              "E.check_answer = E.check_function = E.check_property = E.answered = "
                                              "lambda *a, **k: None\nfrom dynlib.course.exercises import *"),
-        "fake_spec": prefixed(wrong, 0, "import os, dynlib, importlib.util\nos.makedirs('fake/course', exist_ok=True)\n"
-                                        "open('fake/course/exercises.py', 'w').write('def check_answer(*a, **k): pass\\n"
-                                        "check_function = check_property = answered = check_answer\\n')\n"
-                                        "dynlib.__spec__ = importlib.util.spec_from_file_location('dynlib', "
-                                        "'fake/__init__.py')"),
+        "fake_spec": prefixed(wrong, 0, FAKE_SPEC),
         "input_transformer": prefixed(wrong, 0, "get_ipython().input_transformers_cleanup.append("
                                                 "lambda lines: ['pass\\n'])"),
         "replaced_reference": prefixed(wrong, 0, "import numpy as np\ndl.crba = lambda model, q: None\n"
                                                  "dl.rnea = lambda *a, **k: None\ndl.joint_wrenches = dl.rnea"),
-        "reads_check_variables": right_but(0, "    f = f_body.copy()",
-                                           "    import inspect\n    frame = inspect.currentframe()\n"
-                                           "    while frame is not None:\n"
-                                           "        if 'expected' in frame.f_globals:\n"
-                                           "            return frame.f_globals['expected'][id(model)]\n"
-                                           "        frame = frame.f_back\n    f = f_body.copy()"),
-        "reads_the_course": prefixed(release, 0, "import glob, pathlib\nfound = glob.glob(%r + '/**/*.ipynb', "
-                                                 "recursive=True) + glob.glob('/**/instructor/*.json', recursive=True)\n"
-                                                 "print('found', found)" % str(root)),
-        "background": prefixed(release, 0, "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', %r], "
-                                           "start_new_session=True)" % (
-            "import sqlite3, time\ntime.sleep(2)\n"
-            f"db = sqlite3.connect({str(gradebook)!r})\n"
-            "db.execute('update grade set manual_score = 100')\ndb.commit()\n"
-            f"open({str(paths['classmate'])!r}, 'w').write('{{}}')\n"
-            f"open({str(LIBRARY_FILE)!r}, 'a').write('\\nraise SystemExit\\n')\n")),
+        "reads_check_variables": right_but(0, "    f = f_body.copy()", READS_CHECK_VARIABLES),
+        "reads_the_course": prefixed(release, 0, READS_THE_COURSE.format(root=str(root))),
+        "background": prefixed(release, 0, BACKGROUND.format(gradebook=str(gradebook), library=str(LIBRARY_FILE),
+                                                             classmate=str(paths["classmate"]))),
         "classmate": right,
         "overwrites_classmate": prefixed(release, 0, f"open({str(paths['classmate'])!r}, 'w').write('{{}}')"),
         "library_append": prefixed(release, 0, f"open({str(LIBRARY_FILE)!r}, 'a').write("
                                                "'\\ncheck_answer = check_function = lambda *a, **k: None\\n')"),
         "network": prefixed(right, 0, "import socket\ntry:\n    socket.create_connection(('127.0.0.1', 22), 2)\n"
-                                      "    print('network reached')\nexcept OSError as exc:\n    print('no network', exc)"),
+                                      "    print('network reached')\nexcept OSError as exc:\n"
+                                      "    print('no network', exc)"),
         "forbidden_default": right_but(columns, "def mass_matrix_by_columns(model, q):",
                                        "def mass_matrix_by_columns(model, q, _keep=dl.crba):\n"
                                        "    return _keep(model, q)"),
@@ -167,7 +187,8 @@ def graded(tmp_path_factory):
     csv_path = assignments.grade(root, folder, jobs=2, cell_timeout=CELL_TIMEOUT)
     seconds = time.monotonic() - started
     rows = {row["student"]: row for row in csv.DictReader(csv_path.open())}
-    results = {p.parent.parent.name: json.loads(p.read_text()) for p in (root / "results").glob(f"*/{NAME}/result.json")}
+    results = {p.parent.parent.name: json.loads(p.read_text())
+               for p in (root / "results").glob(f"*/{NAME}/result.json")}
     return dict(root=root, rows=rows, results=results, release=release, source=source, exercise=exercise,
                 columns=exercise[columns], students=[*submissions, "corrupt"], folder=folder, seconds=seconds,
                 classmate_before=classmate_before, classmate=paths["classmate"], library_before=library_before)
