@@ -109,9 +109,9 @@ export: $(GRADING)/.installed
 	$(GBIN)/python tools/assignments.py export $(COURSE)
 
 # Grading one assignment with a right, a wrong and every adversarial submission of tests/grading, and the
-# instructors' page followed word for word in a fresh clone.
+# instructors' page followed word for word in a fresh clone; their courses share the sandboxes' compiled kernels.
 grading: $(GRADING)/.installed kernels /usr/bin/bwrap
-	$(GBIN)/python -m pytest -q tests/grading
+	DYNLIB_KERNEL_CACHE=$(CURDIR)/_build/kernel-cache $(GBIN)/python -m pytest -q tests/grading
 
 # XeLaTeX and fonts from Debian for the PDF; installed here when missing.
 TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended texlive-xetex \

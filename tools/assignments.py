@@ -486,6 +486,9 @@ def nbgrader_api(root):
     from nbgrader.coursedir import CourseDirectory
     from traitlets.config.loader import PyFileConfigLoader
 
+    bin_dir = str(Path(sys.executable).parent)  # nbgrader runs alembic, installed beside this Python
+    if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
     config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
     return NbGraderAPI(coursedir=CourseDirectory(config=config, root=str(root)), config=config)
 
@@ -631,36 +634,41 @@ def write_samples(root, out):
 
 
 def kernel_cache(root):
-    """Compiled kernels for the sandboxes, made once in a sandbox and reused while dynlib is unchanged.
+    """Compiled kernels for the sandboxes, made in a sandbox and reused while dynlib is unchanged.
 
-    The sandbox compiles every kernel (``dynlib.compile_kernels``) and then runs each assignment's
-    solutions, which compiles what the exercises use besides; the folder is copied into every
-    sandbox, which may not write to it.  ``DYNLIB_KERNEL_CACHE`` names a folder to keep it in instead
-    of the course's ``kernel-cache/`` (shared between courses).
+    The sandbox compiles every kernel (``dynlib.compile_kernels``) and runs each assignment's solutions,
+    which compiles what the exercises use besides; assignments added later are run the next time.  The
+    folder is copied into every sandbox, which may not write to it.  ``DYNLIB_KERNEL_CACHE`` names a
+    folder to keep it in instead of the course's ``kernel-cache/`` (shared between courses).
     """
     import sandbox
 
-    package = ROOT / "dynlib"
-    sources = sorted(p for p in package.rglob("*.py") if p.parent.name != "course")
+    sources = sorted(p for p in (ROOT / "dynlib").rglob("*.py") if p.parent.name != "course")
     stamp = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
     folder = Path(os.environ.get("DYNLIB_KERNEL_CACHE") or Path(root) / "kernel-cache")
-    if (folder / f"stamp-{stamp}").exists():
+    fresh = not (folder / f"stamp-{stamp}").exists()
+    names = sorted(p.name for p in (Path(root) / "source").iterdir())
+    cold = [n for n in names if fresh or not (folder / f"warm-{stamp}-{n}").exists()]
+    if not cold:
         return folder
-    print("compiling dynlib's kernels for the sandboxes (once per version of dynlib, a few minutes)...", flush=True)
-    box = sandbox.Sandbox().start()
+    why = "once per version of dynlib" if fresh else "for assignments new since then"
+    print(f"compiling dynlib's kernels for the sandboxes ({why}, a few minutes)...", flush=True)
+    box = sandbox.Sandbox(cache=None if fresh else folder).start()
     try:
-        done = box.execute("import dynlib\ndynlib.compile_kernels()", timeout=3600)
-        if done.status != "ok":
-            raise CourseError(f"compiling the kernels in the sandbox failed: {done.error} {box.log()[-1000:]}")
-        for path in sorted((Path(root) / "source").glob("*/*.ipynb")):
-            solved = filled(nbformat.read(Path(root) / "release" / path.parent.name / path.name, as_version=4),
-                            nbformat.read(path, as_version=4))
-            for cell in solved.cells:
+        if fresh:
+            done = box.execute("import dynlib\ndynlib.compile_kernels()", timeout=3600)
+            if done.status != "ok":
+                raise CourseError(f"compiling the kernels in the sandbox failed: {done.error} {box.log()[-1000:]}")
+            (box.work / "numba-cache" / f"stamp-{stamp}").touch()
+        for name in cold:
+            source = next((Path(root) / "source" / name).glob("*.ipynb"))
+            release = nbformat.read(Path(root) / "release" / name / source.name, as_version=4)
+            for cell in filled(release, nbformat.read(source, as_version=4)).cells:
                 if cell.cell_type == "code":
                     box.execute(cell.source, timeout=600)  # the course's own code: only warming the cache
+            (box.work / "numba-cache" / f"warm-{stamp}-{name}").touch()
         shutil.rmtree(folder, ignore_errors=True)
         shutil.copytree(box.work / "numba-cache", folder)
-        (folder / f"stamp-{stamp}").touch()
     finally:
         box.stop()
     return folder

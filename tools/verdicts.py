@@ -567,12 +567,17 @@ class Grader:
         os.environ.setdefault("MPLBACKEND", "Agg")
 
     def run_trusted(self, source):
-        """An intro or set-up cell in the grader's namespace (the course's own code)."""
+        """An intro or set-up cell in the grader's namespace (the course's own code); None, or why it failed
+        (a set-up that reads an earlier answer of the student's can fail on a wrong one)."""
         import matplotlib.pyplot as plt
 
-        with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(source, "<set-up>", "exec"), self.namespace)
-        plt.close("all")
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(source, "<set-up>", "exec"), self.namespace)
+        except Exception as exc:  # the checks that need what it defines fail in their turn
+            return f"a set-up cell stopped with {type(exc).__name__}: {str(exc)[:200]}"
+        finally:
+            plt.close("all")
 
     def check(self, grade_id, answer_sources):
         """Run the hidden check of ``grade_id``; a :class:`Verdicts`."""
@@ -726,7 +731,8 @@ def grade_notebook(spec, secret, release, submitted, session, notebook_timeout=N
             cell.outputs = [_verdict_output(verdicts, points)]
             continue
         if role in ("intro", "setup"):
-            grader.run_trusted(cell.source)
+            problem = grader.run_trusted(cell.source)
+            result["notes"] += [problem] if problem else []
         else:
             review |= set(review_flags(cell.source))
             exercise_sources.setdefault(exercise, []).append(cell.source)

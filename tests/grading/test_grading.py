@@ -85,8 +85,9 @@ READS_CHECK_VARIABLES = """\
     f = f_body.copy()"""
 
 READS_THE_COURSE = """\
-import glob
-found = glob.glob('{root}/**/*.ipynb', recursive=True) + glob.glob('/**/instructor/*.json', recursive=True)
+import glob, os
+places = ['{root}', '{root}/source', '{root}/instructor/secret.json', '{root}/gradebook.db', os.path.dirname('{root}')]
+found = [p for p in places if os.path.exists(p)] + glob.glob('/tmp/**/instructor', recursive=True)
 print('found', found)"""
 
 BACKGROUND = """\
