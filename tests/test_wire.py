@@ -16,6 +16,7 @@ t = sp.Symbol("t")
 theta = sp.Function("theta")(t)
 
 VALUES = [None, ..., True, 3, -2**70, 2.5, float("inf"), 1 + 2j, "a word", np.float32(1.5), np.int64(4),
+          np.float64(-0.8660254037844388), np.complex128(1 - 2j), np.bool_(True),
           np.arange(6.0).reshape(2, 3), np.array([True, False]), np.zeros((0, 3)), np.array([m, 2 * L], dtype=object),
           (1, [2.0, {"key": 3}]), sp.Matrix([[m * L**2 / 3, sp.sin(theta)], [sp.Rational(1, 3), sp.pi]]),
           sp.sqrt(2) * m, sp.diff(theta**2, t), sp.Float("1.25"), -sp.oo, sp.Eq(m, L), sp.atan2(m, L),
@@ -50,6 +51,7 @@ def test_symbols_keep_their_assumptions():
     ('["int", "' + "9" * 5000 + '"]', "too many digits"),
     ("[" * 5000 + "]" * 5000, "not valid JSON"),
     ('["dict", [[1, ["none"]]]]', "malformed dict"),
+    ('["float", "np.float64(1.0)"]', "not a number"),
     ('["sympy", ["const", "__import__"]]', "unknown constant"),
 ])
 def test_anything_else_is_refused(text, why):

@@ -61,18 +61,18 @@ def _encode(value, depth):
         return ["none"]
     if value is Ellipsis:
         return ["ellipsis"]
-    if isinstance(value, (bool, np.bool_)) and not isinstance(value, np.ndarray):
-        return ["bool", bool(value)]
+    if isinstance(value, np.generic) and value.dtype.kind in DTYPE_KINDS:  # before float: np.float64 is one
+        return ["scalar", value.dtype.str, base64.b64encode(value.tobytes()).decode()]
+    if isinstance(value, bool):
+        return ["bool", value]
     if isinstance(value, int):
         return ["int", str(value)]
     if isinstance(value, float):
-        return ["float", repr(value)]
+        return ["float", repr(float(value))]
     if isinstance(value, complex):
-        return ["complex", repr(value.real), repr(value.imag)]
+        return ["complex", repr(float(value.real)), repr(float(value.imag))]
     if isinstance(value, str):
         return ["str", value]
-    if isinstance(value, np.generic) and value.dtype.kind in DTYPE_KINDS:
-        return ["scalar", value.dtype.str, base64.b64encode(value.tobytes()).decode()]
     if isinstance(value, np.ndarray):
         if value.dtype.kind in DTYPE_KINDS:
             data = np.ascontiguousarray(value)
@@ -139,7 +139,7 @@ def decode(text):
         tree = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise WireError(f"the reply is not valid JSON ({type(exc).__name__})") from None
-    return Decoder().value(tree, 0)
+    return Decoder().value(tree)
 
 
 class Decoder:
@@ -154,7 +154,16 @@ class Decoder:
         if self.nodes > MAX_NODES or depth > MAX_DEPTH:
             raise WireError("the value is too large or nested too deeply")
 
-    def value(self, node, depth):
+    def value(self, node, depth=0):
+        """The value ``node`` (a parsed reply) describes; any malformed part is a :class:`WireError`."""
+        try:
+            return self._value(node, depth)
+        except WireError:
+            raise
+        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as exc:
+            raise WireError(f"malformed value ({type(exc).__name__})") from None
+
+    def _value(self, node, depth):
         self._count(depth)
         if not isinstance(node, list) or not node or not isinstance(node[0], str):
             raise WireError("malformed value")
@@ -171,10 +180,10 @@ class Decoder:
                 raise WireError("an integer with too many digits")
             return int(text)
         if tag == "float":
-            return float(_exact(args, 1, str)[0])
+            return _float(_exact(args, 1, str)[0])
         if tag == "complex":
             real, imag = _exact(args, 2, str)
-            return complex(float(real), float(imag))
+            return complex(_float(real), _float(imag))
         if tag == "str":
             text = _exact(args, 1, str)[0]
             if len(text) > MAX_TEXT:
@@ -193,16 +202,16 @@ class Decoder:
                 raise WireError("an object array whose items do not fill its shape")
             out = np.empty(size, dtype=object)
             for k, item in enumerate(items):
-                out[k] = self.value(item, depth + 1)
+                out[k] = self._value(item, depth + 1)
             return out.reshape(shape)
         if tag in ("tuple", "list"):
-            items = [self.value(item, depth + 1) for item in _exact(args, 1, list)[0]]
+            items = [self._value(item, depth + 1) for item in _exact(args, 1, list)[0]]
             return tuple(items) if tag == "tuple" else items
         if tag == "dict":
             pairs = _exact(args, 1, list)[0]
             if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) for p in pairs):
                 raise WireError("malformed dict")
-            return {key: self.value(item, depth + 1) for key, item in pairs}
+            return {key: self._value(item, depth + 1) for key, item in pairs}
         if tag == "matrix":
             import sympy
 
@@ -295,6 +304,13 @@ def _sympy_class(name):
     from sympy.functions.elementary.piecewise import ExprCondPair
 
     return ExprCondPair if name == "ExprCondPair" else getattr(sympy, name)
+
+
+def _float(text):
+    try:
+        return float(text) if len(text) < 40 else float("x")
+    except ValueError:
+        raise WireError(f"not a number: {text[:40]!r}") from None
 
 
 def _exact(args, count, kinds):
