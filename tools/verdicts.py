@@ -506,16 +506,18 @@ def check_functions(session, verdicts):
                 check_function=check_function)
 
 
-def forbidden_names(source):
-    """The dynlib functions a check cell's ``check_function(..., forbid=(...))`` names, as attribute names."""
-    names = set()
+def forbidden_calls(source, answers):
+    """``[(functions, forbidden)]`` for each ``check_function(candidate, ..., forbid=(...))`` of a check cell:
+    the student's functions the candidate calls (answer names in it) and the forbidden attribute names."""
+    found = []
     for node in ast.walk(ast.parse(source)):
         name = getattr(node.func, "id", getattr(node.func, "attr", None)) if isinstance(node, ast.Call) else None
-        if name == "check_function":
-            for item in node.keywords:
-                if item.arg == "forbid" and isinstance(item.value, (ast.Tuple, ast.List)):
-                    names |= {e.attr if isinstance(e, ast.Attribute) else getattr(e, "id", "") for e in item.value.elts}
-    return names - {""}
+        forbid = next((k.value for k in getattr(node, "keywords", []) if k.arg == "forbid"), None)
+        if name == "check_function" and node.args and isinstance(forbid, (ast.Tuple, ast.List)):
+            functions = {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)} & set(answers)
+            names = {e.attr if isinstance(e, ast.Attribute) else getattr(e, "id", "") for e in forbid.elts}
+            found.append((functions, names - {""}))
+    return found
 
 
 def python_of(source):
@@ -525,12 +527,16 @@ def python_of(source):
     return TransformerManager().transform_cell(source)
 
 
-def mentions(source, names):
-    """Which of ``names`` a student's cell uses as a name or an attribute (``crba``, ``dl.crba``)."""
+def mentions(source, names, within=None):
+    """Which of ``names`` a student's cell uses as a name or an attribute (``crba``, ``dl.crba``); with
+    ``within``, only inside the definitions of those functions (their defaults and decorators included)."""
     try:
         tree = ast.parse(python_of(source))
     except SyntaxError:
         return set()
+    if within is not None:
+        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in within]
+        tree = ast.Module(body=defs, type_ignores=[])
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     used |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     used |= {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
@@ -596,10 +602,10 @@ class Grader:
             if isinstance(value, Unreadable):
                 verdicts.fail(f"`{name}` is a value the grader cannot read ({value.why})")
                 return verdicts
-        forbidden = forbidden_names(item["source"])
-        used = set().union(*(mentions(s, forbidden) for s in answer_sources)) if forbidden else set()
+        used = {u for functions, forbidden in forbidden_calls(item["source"], values)
+                for s in answer_sources for u in mentions(s, forbidden, within=functions)}
         if used:
-            verdicts.fail(f"your answer cell uses {', '.join(f'`dl.{u}`' for u in sorted(used))}, which this "
+            verdicts.fail(f"your function uses {', '.join(f'`dl.{u}`' for u in sorted(used))}, which this "
                           "exercise asks you to do without")
             return verdicts
         generators = {k: v for k, v in space.items() if isinstance(v, np.random.Generator)}
