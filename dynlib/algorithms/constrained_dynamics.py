@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.backend import quoted, solve_spd
+from ..core.backend import as_array, quoted, solve_spd
 from ..multibody.kinematics import (
     about_origin,
     force_about_origin,
@@ -38,7 +38,7 @@ from ..multibody.loops import (
     loop_residual,
     numerical_rank,
 )
-from ..multibody.model import check_configuration, check_joint_vector, check_state, reference, reference_of
+from ..multibody.model import check_joint_vector, check_state, reference, reference_of
 from ..spatial.algebra import cross3, skew
 from .articulated import velocity_products
 from .inverse_dynamics import state_inverse_dynamics
@@ -421,7 +421,7 @@ def stacked_forward_dynamics(model, q, qd, tau, f_ext=None, constraints=None):
         except MatrixRankWarning:
             raise ValueError(_singular_mass_matrix_message(model, q)) from None
     n, nv = model.n_bodies, model.nv
-    r = reference_of(model, check_configuration(model, q))  # a and f back about the world origin
+    r = reference_of(model, as_array(q, "q"))  # a and f back about the world origin (q checked by stacked_system)
     a, f = x[: 6 * n].reshape(n, 6), -x[6 * n + nv : 12 * n + nv].reshape(n, 6)
     return StackedDynamics(x[6 * n : 6 * n + nv], motion_about_origin(a, r), force_about_origin(f, r),
                            -x[12 * n + nv :])
