@@ -2,8 +2,9 @@
 
 ``DYNLIB_COMPILE=0`` makes dynlib run exactly as it does without numba, so a child process with it
 set computes the algorithms from the plain Python text of the kernels; this process computes them
-compiled (``dl.compile_kernels()``: compiled from their first call, not after being used often).  Both see the same models and states (seeded), and the results must agree to what the
-conditioning of each problem allows.
+compiled (``dl.compile_kernels()``: compiled from their first call, not after being used often).
+Both see the same models and states (seeded), and the results must agree to what the conditioning of
+each problem allows.
 """
 
 import os
