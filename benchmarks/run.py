@@ -664,9 +664,9 @@ dynlib runs `dl.rnea(model, q, qd, qdd)`, `dl.crba(model, q)`, `dl.aba(model, q,
 ## Cold start
 
 A reader's first calls, each row a fresh process on the arm timed by the wall clock (`cold_start` in
-`benchmarks/run.py`; the cache is a new `NUMBA_CACHE_DIR`).  A kernel runs as Python until it has run
-{HOT} states (or a batch that large), then numba compiles it; the other rows compile at once, with an
-empty cache and with the cache the previous row left.
+`benchmarks/run.py`; the cache is a new `NUMBA_CACHE_DIR`).  A kernel runs as Python for its first
+{HOT} calls (unless a call brings a batch of {HOT} states), then numba compiles it; the other rows compile at
+once, with an empty cache and with the cache the previous row left.
 
 {cold_table(cold)}
 

@@ -7,8 +7,10 @@ that says what was wrong.  Call the doors; the kernels are here to be read (``dl
 apart in the exercises, and called only on what a door has checked (``check_state``).
 
 Their arguments are the model's arrays (``model.arrays``) and the joint-space vectors of one state;
-their 6-vectors are world-frame coordinates about the reference point of :func:`~dynlib.kernels.reference_point`
-(the origin of body 0's frame), not about the world origin.
+their 6-vectors are world-frame coordinates about the reference point of
+:func:`~dynlib.kernels.reference_point` (the origin of body 0's frame), not about the world origin.
+
+Chapter: every chapter that lists an algorithm (the kernels are the listings).
 """
 
 from .core.compile import public_kernels

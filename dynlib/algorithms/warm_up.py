@@ -28,7 +28,7 @@ def compile_kernels():
     """Compile every kernel: run every algorithm once on a small chain with every kind of joint (one state
     and a batch), each kernel compiled at its first call, as every kernel is from now on.
 
-    Without it a kernel runs as Python (about a millisecond a call) until it has run ``HOT`` states,
+    Without it a kernel runs as Python (about a millisecond a call) for its first ``HOT`` calls,
     so that a session that calls it a few times never waits for the compiler.
 
     Returns

@@ -7,7 +7,7 @@ that compiled kernels calling it compile it too; the kernel itself stays the pla
 which runs unchanged on numpy object arrays of sympy expressions (exact derivations) and on floats.
 
 :func:`run` calls a kernel for its door.  A kernel runs as Python (about a millisecond a call, no
-waiting) until it has run :data:`HOT` states, or is given a batch of that many; then numba compiles
+waiting) for its first :data:`HOT` calls, unless it is given a batch of that many states; then numba compiles
 it (seconds, once: the compiled code is cached on disk, where numba's rules say: ``NUMBA_CACHE_DIR``,
 beside the sources, or the user's cache directory; where none is writable, it compiles again in each
 session, with one warning).  :func:`compile_now` compiles every kernel at its first call instead
@@ -69,7 +69,7 @@ COMPILED = os.environ.get("DYNLIB_COMPILE", "1") != "0" and importlib.util.find_
 numba = None         # the module, once imported by _numba()
 _registry = []       # what to tell numba before it compiles: (register, function, implementation, inline)
 
-#: A kernel runs as Python until it has run this many states (single calls, or one batch this large).
+#: A kernel runs as Python for this many calls, unless a call brings a batch of this many states.
 HOT = 100
 
 _PACKAGE = pathlib.Path(__file__).resolve().parents[1]
@@ -172,16 +172,21 @@ _settings = {"eager": False, "cache": True, "warned": False}
 
 
 def compile_now():
-    """Compile every kernel at its first call from now on (instead of after :data:`HOT` states as Python)."""
+    """Compile every kernel at its first call from now on (instead of after :data:`HOT` calls as Python)."""
     _settings["eager"] = True
 
 
-def _hot(func, states):
-    """Count ``states`` run by ``func``; True when it should run compiled from now on."""
+def _hot(func, states=1):
+    """Count a call of ``func`` (on ``states`` states); True when it should run compiled from now on.
+
+    Calls are counted, not states, so that a small batch and single calls of the same kernel switch
+    to compiled code at the same call (and give the same numbers: a simulation of an ensemble and of
+    one of its members stay equal); a batch of ``HOT`` states or more compiles at once.
+    """
     if not COMPILED:
         return False
-    _runs[func] = _runs.get(func, 0) + states
-    return (_settings["eager"] or _runs[func] >= HOT) and _numba() is not None
+    _runs[func] = _runs.get(func, 0) + 1
+    return (_settings["eager"] or _runs[func] >= HOT or states >= HOT) and _numba() is not None
 
 
 def _python(func):
@@ -241,7 +246,7 @@ def _entry(kernel_, m, states):
     entry = _entries.get(key)
     if entry is not None:
         return entry(m, *args)
-    if kernel_ not in _compiled and not _hot(kernel_, 1):
+    if kernel_ not in _compiled and not _hot(kernel_):
         return _python(kernel_)(m, *args)
     function = _compile(kernel_)
     out = function(m, *args)
@@ -321,7 +326,7 @@ def bounded(x, largest):
     """
     if _bounded_entry:
         return _bounded_entry[0](x, largest)  # 1-D float64 vectors of any stride, no dispatch
-    if _hot(_bounded_loop, 1):
+    if _hot(_bounded_loop):
         function = _compile(_bounded_loop)
         signature = (numba.types.Array(numba.types.float64, 1, "A"), numba.types.float64)
         function.compile(signature)

@@ -331,7 +331,7 @@ def about_origin(kin, r):
     Positions gain ``r``; twists, joint twists and accelerations their moment ``r x w``; inertias
     the parallel-axis terms (:func:`inertia_about_origin`).
     """
-    if is_symbolic(r):  # an exact state's reference point is the world origin
+    if is_symbolic(r) or not np.any(r):  # at the world origin already (an exact state's is)
         return kin
     rb = r[..., None, :]
     return Kinematics(kin.R, kin.p + rb, tuple(motion_about_origin(s, r, columns=True) for s in kin.s),
@@ -344,6 +344,8 @@ def motion_about_origin(v, r, columns=False):
 
     ``v`` has shape (..., 6), or (..., 6, k) with ``columns``; ``r`` broadcasts against the rest.
     """
+    if not np.any(r):  # the world origin itself: nothing to move (and no signed zeros made)
+        return v
     if columns:
         return np.swapaxes(motion_about_origin(np.swapaxes(v, -1, -2), r[..., None, :]), -1, -2)
     return np.concatenate([v[..., :3] + cross3(r, v[..., 3:]), v[..., 3:]], axis=-1)
@@ -351,6 +353,8 @@ def motion_about_origin(v, r, columns=False):
 
 def force_about_origin(f, r, columns=False):
     """Force vectors ``[f; n_r]`` about the point ``r`` as ``[f; n_r + r x f]``, about the world origin."""
+    if not np.any(r):
+        return f
     if columns:
         return np.swapaxes(force_about_origin(np.swapaxes(f, -1, -2), r[..., None, :]), -1, -2)
     return np.concatenate([f[..., :3], f[..., 3:] + cross3(r, f[..., :3])], axis=-1)
@@ -366,18 +370,24 @@ def _motion_transform_from(r):
 
 def inertia_about_origin(I, r):
     """Spatial inertias (motion to force) about the point ``r``, about the world origin: ``X^-T I X^-1``."""
+    if not np.any(r):
+        return I
     X_inv = _motion_transform_from(-r)
     return np.swapaxes(X_inv, -1, -2) @ I @ X_inv
 
 
 def mobility_about_origin(L, r):
     """Mobilities (force to motion, ``Lambda_inv``) about the point ``r``, about the world origin: ``X L X^T``."""
+    if not np.any(r):
+        return L
     X = _motion_transform_from(r)
     return X @ L @ np.swapaxes(X, -1, -2)
 
 
 def force_map_about_origin(Phi, r):
     """Maps from force to force about the point ``r``, about the world origin: ``X^-T Phi X^T``."""
+    if not np.any(r):
+        return Phi
     X = _motion_transform_from(r)
     return np.swapaxes(_motion_transform_from(-r), -1, -2) @ Phi @ np.swapaxes(X, -1, -2)
 

@@ -442,6 +442,8 @@ def force_about(f, r):
     """
     if is_symbolic(f, r):
         return np.concatenate([f[..., :3], f[..., 3:] - cross3(r, f[..., :3])], axis=-1)
+    if not np.any(r):  # the world origin itself
+        return f
     force, n = f[..., :3], f[..., 3:]
     r = np.broadcast_to(r, force.shape)
     moment = np.empty(np.broadcast_shapes(n.shape, force.shape))

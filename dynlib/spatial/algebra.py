@@ -364,8 +364,24 @@ def check_transform(X, name="X", tol=1e-6):
     """Raise ValueError unless a numeric ``X`` of shape (..., 6, 6) is a Plücker transform.
 
     That is ``[[R, [p] R], [0, R]]`` (motion, :func:`motion_transform`) or ``[[R, 0], [[p] R, R]]``
-    (force, :func:`force_transform`) with ``R`` a rotation (to ``tol``, as :func:`~dynlib.core.backend.check_rotation`)
-    and ``[p]`` skew-symmetric to ``tol`` relative to its size.  Sympy matrices are checked for shape only.
+    (force, :func:`force_transform`) with ``R`` a rotation and ``[p]`` skew-symmetric, each to ``tol``
+    (relative to its size for ``[p]``).  Sympy matrices are checked for shape only.
+
+    Parameters
+    ----------
+    X : ndarray, shape (..., 6, 6)
+    name : str
+        How the error message names the argument.
+    tol : float
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Saying which block is wrong: the rotation, the diagonal blocks, or the off-diagonal ones.
     """
     check_shape(X, (6, 6), name)
     if X.dtype == object:
