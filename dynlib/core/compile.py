@@ -207,14 +207,16 @@ def run(kernel_, batch_kernel, m, states, batch=(), symbolic=False):
     arrays) is shared.  A symbolic state runs the kernel's Python text; a float state too, until the
     kernel is used often, and its compiled form after that; a batch is flattened to ``(B, ...)`` for
     ``batch_kernel`` (a loop over the states that calls the kernel), split over the cores when it is
-    large and compiled, and its results get the batch axes back.
+    large and compiled, and its results get the batch axes back.  The calls of a batch count as calls
+    of ``kernel_`` (:func:`_hot`).
     """
     if symbolic:
         return kernel_(m, *states)
     if not batch:
         return _entry(kernel_, m, states)
     flat = [_plain(x.reshape((-1,) + x.shape[len(batch):])) for x in states]
-    if batch_kernel in _compiled or _hot(batch_kernel, flat[0].shape[0]):
+    # counted with its kernel: once one of them runs compiled the other does, and they give the same numbers
+    if batch_kernel in _compiled or _hot(kernel_ or batch_kernel, flat[0].shape[0]):
         out = _over_cores(_compile(batch_kernel), m, flat)
     else:
         out = _python(batch_kernel)(m, *flat)

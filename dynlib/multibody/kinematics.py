@@ -319,7 +319,7 @@ def kinematics_of(model, q, qd=None, qdd=None):
         batch = np.broadcast_shapes(q.shape[:-1], qd_.shape[:-1], qdd_.shape[:-1])
         states = (np.broadcast_to(q, batch + q.shape[-1:]), np.broadcast_to(qd_, batch + qd_.shape[-1:]),
                   np.broadcast_to(qdd_, batch + qdd_.shape[-1:]))
-        R, p, s, I, v, a = run(None, kinematics_batch, model.arrays, states, batch)
+        R, p, s, I, v, a = run(body_kinematics, kinematics_batch, model.arrays, states, batch)
         r = reference_of(model, states[0], batch)
     kin = Kinematics(R, p, joint_columns(model, s), I, None if qd is None else v, None if qdd is None else a)
     return kin, r
