@@ -58,8 +58,10 @@ book: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 	@echo
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html in a browser."
 
+# ruff for the Python; the GitHub Actions workflow against the workflow schema (vendored by check-jsonschema)
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check dynlib tests tools benchmarks
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 
 # numba compiles dynlib's kernels on first use and caches them beside the sources (any change to dynlib
 # recompiles them all, about three minutes on two cores); compiling once here lets the parallel

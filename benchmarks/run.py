@@ -22,7 +22,9 @@ the wall clock): the calls are single-threaded, so on an idle machine the two ag
 time hardly moves when other jobs share the cores.  The batch of 1000 states is the exception:
 dynlib splits a large batch over the cores, so it is timed by the wall clock.  dynlib's kernels are
 compiled (numba) before anything is timed.  Ratios are dynlib's time over the reference's
-(above 1: dynlib is slower).
+(above 1: dynlib is slower).  Before all that, fresh processes time a reader's cold start on the arm:
+importing dynlib and its first ``rnea``, ``crba`` and ``aba`` with an empty compile cache, and what
+compiling them, then loading them from that cache, costs.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 import dynlib as dl  # noqa: E402
+from dynlib.core.compile import HOT  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
@@ -400,6 +403,67 @@ def batched_target(arm_case, pin_times, repeat, target):
     return out
 
 
+# ------------------------------------------------------------------------------- cold start
+
+COLD_BUDGET = 3.0  # s: the first rnea, crba and aba on the arm in a fresh process with no cache, together
+COLD_CALLS = """
+import json, time
+start = time.perf_counter()
+import numpy as np
+import dynlib as dl
+imported = time.perf_counter()
+if {compile_now}:
+    dl.core.compile.compile_now()
+model = dl.kuka_iiwa14()
+rng = np.random.default_rng(0)
+q, qd, qdd = dl.random_configuration(model, rng), rng.normal(size=7), rng.normal(size=7)
+calls = []
+for call in (lambda: dl.rnea(model, q, qd, qdd), lambda: dl.crba(model, q), lambda: dl.aba(model, q, qd, qdd)):
+    before = time.perf_counter()
+    call()
+    calls.append(time.perf_counter() - before)
+print(json.dumps({{"import": imported - start, "calls": calls}}))
+"""
+
+
+def cold_start():
+    """Wall times of a fresh process on the arm: importing dynlib, then its first ``rnea``, ``crba`` and ``aba``.
+
+    ``{"first": ..., "compiling": ..., "from cache": ...}``, each ``{"import": s, "calls": [s, s, s]}``:
+    ``first`` as a reader meets them (an empty cache, the kernels' Python text until they are used
+    often), ``compiling`` the same calls compiled at once (``compile_now``) with an empty cache, and
+    ``from cache`` again, the compiled code loaded from the cache that run left.
+    """
+    import json
+    import tempfile
+
+    out = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)  # an empty cache of its own, not the project's
+        for label, compile_now in (("first", False), ("compiling", True), ("from cache", True)):
+            done = subprocess.run([sys.executable, "-c", COLD_CALLS.format(compile_now=compile_now)], env=env,
+                                  capture_output=True, text=True, timeout=1800, cwd=tempfile.gettempdir())
+            if done.returncode != 0:
+                raise RuntimeError(f"the cold-start run failed:\n{done.stderr[-2000:]}")
+            out[label] = json.loads(done.stdout.splitlines()[-1])
+            print(f"cold start, {label:<10}: import {out[label]['import']:.2f} s, first rnea, crba, aba "
+                  + ", ".join(f"{t:.3f}" for t in out[label]["calls"]) + " s", flush=True)
+    return out
+
+
+def cold_table(cold):
+    rows = ["| fresh process on the arm | import dynlib s | first `rnea` s | first `crba` s | first `aba` s | "
+            "the three s |", "|---|---|---|---|---|---|"]
+    what = {"first": "as a reader meets it: empty cache, Python text until used often",
+            "compiling": "compiled at once (`compile_now`), empty cache",
+            "from cache": "compiled at once, loaded from the disk cache"}
+    for label, text in what.items():
+        run = cold[label]
+        rows.append(f"| {text} | {run['import']:.2f} | " + " | ".join(f"{t:.3f}" for t in run["calls"])
+                    + f" | {sum(run['calls']):.2f} |")
+    return "\n".join(rows)
+
+
 # ---------------------------------------------------------------------------------- report
 
 
@@ -469,9 +533,17 @@ def slope_table(slopes):
     return "\n".join(lines)
 
 
-def evaluate_targets(cases, times, slopes, batched):
+def evaluate_targets(cases, times, slopes, batched, cold=None):
     """``[(target, measured, verdict)]`` with verdict "PASS", "FAIL" or "not measured"."""
     results = []
+    target = (f"fresh process, empty cache: first rnea, crba and aba on {ARM} within {COLD_BUDGET:g} s in all "
+              "(after importing dynlib)")
+    if cold is None:
+        results.append((target, "—", "not measured"))
+    else:
+        first = sum(cold["first"]["calls"])
+        results.append((target, f"{first:.2f} s (import {cold['first']['import']:.2f} s)",
+                        "PASS" if first <= COLD_BUDGET else "FAIL"))
 
     def verdict(ok):
         return "PASS" if ok else "FAIL"
@@ -543,7 +615,7 @@ def machine_info():
             "commit": commit}
 
 
-def write_markdown(path, cases, times, slopes, targets, checks, info, settings, derivatives):
+def write_markdown(path, cases, times, slopes, targets, checks, info, settings, derivatives, cold):
     versions = ", ".join(f"{k} {v}" for k, v in info["versions"].items())
     worst = {}
     for (_case, lib, _alg), err in checks["references"].items():
@@ -570,7 +642,8 @@ Written by `benchmarks/run.py` ({settings['mode']}) on {settings['date']}; took 
   {settings['target']} s of loops (3 samples for calls over 0.5 s), round-robin over the libraries;
   microseconds per call measured as {settings['clock']}; single-threaded Python calls (BLAS
   limited to one thread), except dynlib's batch of states, which runs on every core and is timed by
-  the wall clock.  dynlib's kernels are compiled (numba {settings.get('numba', '')}) before timing.
+  the wall clock.  dynlib's kernels are compiled (numba {settings.get('numba', '')}) before timing
+  (`dl.compile_kernels()`), except in the cold-start table.
   **ratio = dynlib time / reference time** (above 1: dynlib is slower).
 - **Agreement first**: before timing, `tau`, `H` and `qdd` of every reference agree with dynlib's to
   a relative {RTOL:.0e} (largest errors seen: {', '.join(f'{k} {v:.1e}' for k, v in worst.items())});
@@ -588,7 +661,16 @@ dynlib runs `dl.rnea(model, q, qd, qdd)`, `dl.crba(model, q)`, `dl.aba(model, q,
 `dl.articulated_mobility(model, q, qd, tau)` (with bias accelerations) and
 `dl.impulse_propagation(model, q, qd, contact, {EPSILON})` (contact on the last body).
 
-## Time per call
+## Cold start
+
+A reader's first calls, each row a fresh process on the arm timed by the wall clock (`cold_start` in
+`benchmarks/run.py`; the cache is a new `NUMBA_CACHE_DIR`).  A kernel runs as Python for its first
+{HOT} calls (unless a call brings a batch of {HOT} states), then numba compiles it; the other rows compile at
+once, with an empty cache and with the cache the previous row left.
+
+{cold_table(cold)}
+
+## Time per call (warm: kernels compiled)
 
 {markdown_table(cases, times)}
 
@@ -693,6 +775,7 @@ def main(argv=None):
         output = None
 
     refs = import_references()
+    cold = cold_start()  # fresh processes first, before this one loads anything
     compiled = dl.compile_kernels()  # compile (or load from the disk cache) before anything is timed
     print(f"dynlib's kernels are {'compiled by numba' if compiled else 'running as plain Python (no numba)'}.")
     start, load_before = time.perf_counter(), os.getloadavg()[0]
@@ -722,7 +805,7 @@ def main(argv=None):
     derivatives, worst_derivative = derivative_times(cases, refs, repeat, target)
     checks["derivatives"] = worst_derivative
     slopes = compute_slopes(cases, times)
-    targets = evaluate_targets(cases, times, slopes, batched)
+    targets = evaluate_targets(cases, times, slopes, batched, cold)
     worst = max(checks["references"].values())
     worst_mob = max(checks["mobility"].values())
     print(f"\nAgreement before timing: references within {worst:.1e} of dynlib (rtol {RTOL:.0e}); "
@@ -748,7 +831,8 @@ def main(argv=None):
             "clock": "wall time (`time.perf_counter`)" if args.wall else "process CPU time (`time.process_time`)",
             "numba": metadata.version("numba") if compiled else "not installed: kernels uncompiled",
         }
-        write_markdown(output / "results.md", cases, times, slopes, targets, checks, info, settings, derivatives)
+        write_markdown(output / "results.md", cases, times, slopes, targets, checks, info, settings, derivatives,
+                       cold)
         plot(output / "results.png", cases, times, slopes, info, settings)
         print(f"Wrote {output / 'results.md'} and {output / 'results.png'}.")
     if args.strict and any(v == "FAIL" for _, _, v in targets):

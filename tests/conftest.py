@@ -12,6 +12,8 @@ import dynlib as dl
 def assert_close(actual, desired, rtol=1e-10, scale=None):
     """Assert ``actual == desired`` within ``rtol`` relative to their magnitude (or to ``scale``
     when the expected value is zero): :func:`dynlib.relative_close` with a readable failure."""
+    if np.shape(actual) != np.shape(desired) and np.ndim(desired) > 0:
+        raise AssertionError(f"shapes differ: {np.shape(actual)} against {np.shape(desired)}")
     if not dl.relative_close(actual, desired, rtol, scale):
         np.testing.assert_allclose(actual, desired, rtol=rtol)  # prints the mismatch
         raise AssertionError(f"not close to rtol={rtol} (scale={scale}):\n{actual}\n{desired}")

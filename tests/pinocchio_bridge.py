@@ -1,11 +1,13 @@
-"""Build a Pinocchio model equal to a dynlib Model, for use as an independent oracle in tests."""
+"""Build a Pinocchio model equal to a dynlib Model, for use as an independent oracle in tests.
+
+Pinocchio (pip ``pin``) is in ``requirements-test.txt``: without it the tests that compare with it
+fail to import, instead of being skipped, so that ``make test`` cannot pass without the oracle.
+"""
 
 import numpy as np
-import pytest
+import pinocchio as pin
 
-pin = pytest.importorskip("pinocchio")
-
-import dynlib as dl  # noqa: E402
+import dynlib as dl
 
 
 def _pin_joint(joint):

@@ -246,7 +246,8 @@ def test_stacked_form_equals_aba_on_random_trees(tree, rng):
 
 
 def test_stacked_joint_wrenches_agree_with_pinocchio(rng):
-    pin_bridge = pytest.importorskip("pinocchio_bridge")
+    import pinocchio_bridge as pin_bridge
+
     pin = pin_bridge.pin
     model = dl.random_tree(7, 11, kinds=["revolute", "prismatic", "spherical", "helical", "free"], branching=0.5)
     pm = pin_bridge.to_pinocchio(model)

@@ -8,17 +8,12 @@ import sympy as sp
 import dynlib as dl
 from dynlib import aba_derivatives, rnea_derivatives
 
+from conftest import assert_close
+
 KINDS = list(dl.JOINT_KINDS)                     # every kind, fixed joints included
 PIN_KINDS = [k for k in KINDS if k != "fixed"]   # Pinocchio has no fixed joint (a frame there)
 #: (n_bodies, seed, branching): a single body, a chain, branched trees.
 TREES = [(1, 0, 0.0), (4, 1, 0.0), (7, 2, 0.5), (9, 3, 0.9), (12, 4, 0.4)]
-
-
-def assert_close(actual, desired, rtol, scale=None):
-    """``dl.relative_close`` with a readable failure (``scale``: the size of the terms, for zeros)."""
-    if not dl.relative_close(actual, desired, rtol, scale):
-        np.testing.assert_allclose(actual, desired, rtol=rtol)
-        raise AssertionError(f"not close to rtol={rtol} (scale={scale})")
 
 
 def state(model, rng):

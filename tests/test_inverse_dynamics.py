@@ -104,7 +104,8 @@ def test_joint_wrenches_of_a_chain_at_rest_carry_the_weight_outboard():
 
 
 def test_joint_wrenches_against_pinocchio():
-    pin_bridge = pytest.importorskip("pinocchio_bridge")
+    import pinocchio_bridge as pin_bridge
+
     pin = pin_bridge.pin
     model = dl.random_tree(9, 7, kinds=["revolute", "prismatic", "spherical", "helical"], branching=0.5)
     pm = pin_bridge.to_pinocchio(model)
@@ -119,7 +120,8 @@ def test_joint_wrenches_against_pinocchio():
 
 
 def test_vector_form_against_pinocchio():
-    pin_bridge = pytest.importorskip("pinocchio_bridge")
+    import pinocchio_bridge as pin_bridge
+
     pin = pin_bridge.pin
     model = dl.random_tree(8, 11, kinds=["revolute", "prismatic"], branching=0.4)
     pm = pin_bridge.to_pinocchio(model)

@@ -50,7 +50,8 @@ def test_rpy_is_roll_then_pitch_then_yaw_about_fixed_axes():
 
 
 def test_the_arm_matches_pinocchios_own_urdf_parser(rng):
-    pin = pytest.importorskip("pinocchio")
+    from pinocchio_bridge import pin
+
     text = resources.files("dynlib.multibody").joinpath("data", "iiwa14.urdf").read_text()
     reference = pin.buildModelFromXML(text)
     reference.gravity = pin.Motion(np.array([0, 0, -9.81, 0, 0, 0]))
@@ -227,8 +228,7 @@ def test_a_joint_with_no_inertia_along_its_motion_stops_the_algorithms_that_divi
 
 
 def test_a_floating_base_is_a_free_joint_like_pinocchios_free_flyer(rng):
-    pin = pytest.importorskip("pinocchio")
-    from pinocchio_bridge import pinocchio_indices
+    from pinocchio_bridge import pin, pinocchio_indices
 
     text = PENDULUM.format(kind="continuous", axis="0 1 0")  # Pinocchio's q holds (cos, sin) of its angle
     model = dl.load_urdf(text, floating_base=True)

@@ -5,6 +5,8 @@ Each call below used to return NaN or infinity, hang, or raise an undocumented e
 now it raises ValueError or TypeError naming the argument, what was given and what was expected.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -396,7 +398,7 @@ def test_quaternion_functions_take_batches(rng):
     [
         (lambda: dl.transform_inertia(np.eye(6), np.full((6, 6), np.inf)), ValueError, "I must be finite"),
         (lambda: dl.transform_inertia(np.eye(6) * 1e300, np.eye(6) * 1e300), ValueError, "X must have entries of mag"),
-        (lambda: dl.transform_inertia(np.ones((2, 6, 6)), np.ones((3, 6, 6))), ValueError, "axes must broadcast"),
+        (lambda: dl.transform_inertia(np.stack([np.eye(6)] * 2), np.ones((3, 6, 6))), ValueError, "must broadcast"),
         (lambda: dl.kinetic_energy(np.eye(6), np.full(6, 1e300)), ValueError, "v must have entries of magnitude"),
         (lambda: dl.momentum(np.eye(6), [0, 0, np.inf, 0, 0, 0]), ValueError, "v must be finite"),
         (lambda: dl.momentum(np.eye(6), np.ones((2, 5))), ValueError, r"v must have shape \(\.\.\., 6\)"),
@@ -501,3 +503,90 @@ def test_marker_functions_reject_bad_input(call, error, message):
     # last body for body -1, NaN positions, numpy's broadcast error for another model's kinematics
     with pytest.raises(error, match=message):
         call()
+
+
+# ---- found by a hostile-input review: each was silently accepted -----------------------------------------------
+
+FREE_CHAIN = dl.planar_chain(2, gravity=(0, 0, 0))
+LINE = dl.line_coordinates([2.0, 0.0, 0.0], [0.0, 1.0, 0.0])  # a line above the stretched chain's tip
+
+
+@pytest.mark.parametrize("impact", [dl.impulse_propagation, dl.contact_impulse])
+def test_a_contact_direction_that_is_not_unit_length(impact):
+    # was: v_impact doubled and J halved for a direction of length 2
+    with pytest.raises(ValueError, match=r"contact must be a line \[e; r x e\] with a unit direction e .* length 2"):
+        impact(FREE_CHAIN, Z2, [1.0, 0.0], 2 * LINE, 0.5)
+
+
+@pytest.mark.parametrize("impact", [dl.impulse_propagation, dl.contact_impulse])
+def test_a_contact_that_is_a_pure_couple(impact):
+    # was: accepted, J = 0.219
+    with pytest.raises(ValueError, match=r"direction e = \[0.0, 0.0, 0.0\] is zero: a pure couple, not a line"):
+        impact(FREE_CHAIN, Z2, [1.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 1.0], 0.5)
+
+
+@pytest.mark.parametrize("impact", [dl.impulse_propagation, dl.contact_impulse])
+def test_a_contact_screw_with_a_pitch(impact):
+    with pytest.raises(ValueError, match=r"e \. \(r x e\) = 1, a screw with a pitch, not a line"):
+        impact(FREE_CHAIN, Z2, [1.0, 0.0], [0.0, 1.0, 0.0, 0.0, 1.0, 0.0], 0.5)
+
+
+@pytest.mark.parametrize("impact", [dl.impulse_propagation, dl.contact_impulse])
+def test_a_restitution_given_as_a_bool(impact):
+    with pytest.raises(TypeError, match=r"epsilon \(the coefficient of restitution\) must be a real number, got True "
+                                        r"\(a bool\)"):
+        impact(FREE_CHAIN, Z2, [1.0, 0.0], LINE, True)
+
+
+@pytest.mark.parametrize("name", ["q", "qd", "qdd"])
+def test_joint_vectors_given_as_booleans(name):
+    args = {"q": Z2, "qd": Z2, "qdd": Z2}
+    args[name] = np.array([True, False])
+    with pytest.raises(TypeError, match=rf"{name} must hold real numbers .* got booleans"):
+        dl.rnea(CHAIN, args["q"], args["qd"], args["qdd"])
+
+
+def test_a_motion_transform_of_a_matrix_that_is_not_a_rotation():
+    with pytest.raises(ValueError, match=r"R must be a rotation matrix \(orthonormal, det \+1\), got \[\[2.0"):
+        dl.motion_transform(2 * np.eye(3), [1.0, 0.0, 0.0])
+
+
+def test_the_inverse_of_a_matrix_that_is_not_a_pluecker_transform():
+    X = np.random.default_rng(0).normal(size=(6, 6))
+    with pytest.raises(ValueError, match=r"X must be a Plücker transform, \[\[R, \[p\] R\], \[0, R\]\] .* must be a "
+                                        r"rotation matrix"):
+        dl.inverse_transform(X)
+    X = dl.motion_transform(dl.rotation_about_axis([0, 0, 1], 0.3), [1.0, 2.0, 3.0])
+    X[:3, 3:] += np.eye(3)  # [p] R plus a symmetric part
+    with pytest.raises(ValueError, match=r"off-diagonal block times R\^T is not skew-symmetric"):
+        dl.inverse_transform(X)
+
+
+def test_a_point_mobility_of_a_negative_definite_matrix():
+    # was: a negative-definite point mobility
+    with pytest.raises(ValueError, match=r"Lambda_inv \(a 6x6 articulated mobility\) must be positive semi-definite"):
+        dl.point_mobility(-np.eye(6), [0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"Lambda_inv \(a 6x6 articulated mobility\) must be symmetric"):
+        dl.point_mobility(np.triu(np.ones((6, 6))), [0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_transform_inertia_of_entries_that_are_not_finite(bad):
+    # was: numpy overflow warnings
+    I = dl.spatial_inertia(1.0, np.zeros(3), np.eye(3))
+    X = dl.motion_transform(np.eye(3), [1.0, 0.0, 0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning on the way to the error
+        with pytest.raises(ValueError, match="I must be finite"):
+            dl.transform_inertia(X, np.full((6, 6), bad))
+        with pytest.raises(ValueError, match="X must be finite"):
+            dl.transform_inertia(np.where(np.eye(6) > 0, bad, X), I)
+
+
+def test_log_so3_of_a_huge_matrix():
+    # was: numpy overflow warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"R must be a rotation matrix .*an entry of magnitude 1e\+300, where a "
+                                             r"rotation's are at most 1"):
+            dl.log_so3(1e300 * np.eye(3))

@@ -39,8 +39,10 @@ SECTIONS = [
     ("dynlib.course.plotting", "Drawing (``dynlib.course.plotting``)"),
     ("dynlib.course.widgets", "Interactive explorers (``dynlib.course.widgets``)"),
     ("dynlib.course.exercises", "Feedback for exercises (``dynlib.course.exercises``)"),
+    ("dynlib.kernels", "Kernels (``dynlib.kernels``): they trust their input"),
 ]
-SUBMODULES = {"dynlib.course.plotting", "dynlib.course.widgets", "dynlib.course.exercises"}  # not in dl.*
+# not in dl.*
+SUBMODULES = {"dynlib.course.plotting", "dynlib.course.widgets", "dynlib.course.exercises", "dynlib.kernels"}
 
 INTRO = """# API reference
 
@@ -50,12 +52,13 @@ follows; the [notation page](notation.md) fixes the conventions. The library is 
 `dynlib.spatial` (Part I), `dynlib.multibody` (models and kinematics), `dynlib.algorithms`
 (Parts II-III) and `dynlib.course` (the book's tools), each importing only from those before it.
 With `import dynlib as dl` everything below is `dl.<name>`, except the drawing helpers of
-`dynlib.course.plotting`, the explorers of `dynlib.course.widgets` and the exercise checks of
-`dynlib.course.exercises`.
+`dynlib.course.plotting`, the explorers of `dynlib.course.widgets`, the exercise checks of
+`dynlib.course.exercises` and the kernels of `dynlib.kernels`.
 
 An algorithm has a *door* (``dl.rnea``: it checks its inputs once, handles batches and symbols)
-and a *kernel* (``dl.rnea_passes``: the loop over bodies of one state that the chapter lists, compiled
-for floats and run as Python for sympy).
+and a *kernel* (``dl.kernels.rnea_passes``: the loop over bodies of one state that the chapter lists,
+run as Python for sympy and for floats until it is used often, then compiled).  Every function at the
+top level checks its input; the kernels trust theirs, and are documented last.
 """
 
 

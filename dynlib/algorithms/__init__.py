@@ -4,144 +4,34 @@ impulses, constrained dynamics, energy, simulation and the derivatives of the dy
 Chapter: Parts II and III (chapters 5-10).
 """
 
-from .articulated import (
-    ArticulatedBodies,
-    aba,
-    aba_passes,
-    articulated_bodies,
-    articulated_inertias,
-    hybrid_dynamics,
-    hybrid_passes,
-    joint_acceleration,
-    passed_to_parent,
-    velocity_products,
+from . import (
+    articulated,
+    body_frame,
+    constrained_dynamics,
+    derivatives,
+    energy,
+    impulse,
+    inverse_dynamics,
+    mass_matrix,
+    mobility,
+    simulation,
+    warm_up,
 )
-from .body_frame import (
-    BodyFrameForwardDynamics,
-    BodyFrameInverseDynamics,
-    aba_body_frame,
-    rnea_body_frame,
-)
-from .constrained_dynamics import (
-    StackedDynamics,
-    constrained_forward_dynamics,
-    constrained_inverse_dynamics,
-    project_velocity,
-    stacked_forward_dynamics,
-    stacked_system,
-)
-from .derivatives import aba_derivatives, rnea_derivative_passes, rnea_derivatives
-from .energy import (
-    system_centre_of_mass,
-    system_energy,
-    system_kinetic_energy,
-    system_momentum,
-    system_potential_energy,
-)
-from .impulse import (
-    ImpulseResponse,
-    contact_impulse,
-    impulse_jumps,
-    impulse_mobilities,
-    impulse_propagation,
-)
-from .inverse_dynamics import bias_forces, joint_wrenches, rnea, rnea_passes, rnea_vectors
-from .mass_matrix import (
-    composite_inertias,
-    coriolis_matrix,
-    crba,
-    crba_passes,
-    forward_dynamics_crba,
-    velocity_inertia_product,
-)
-from .mobility import (
-    Mobility,
-    MobilityEllipse,
-    MobilitySpectrum,
-    articulated_mobility,
-    mobility_ellipse,
-    mobility_passes,
-    mobility_recursion,
-    mobility_spectrum,
-    mobility_step,
-    point_mobility,
-    split_chain_dynamics,
-    split_chain_passes,
-)
-from .simulation import (
-    Impact,
-    PlaneContact,
-    Trajectory,
-    simulate,
-    step_explicit_euler,
-    step_rk4,
-    step_semi_implicit_euler,
-)
-from .warm_up import compile_kernels
+from .articulated import *  # noqa: F403
+from .body_frame import *  # noqa: F403
+from .constrained_dynamics import *  # noqa: F403
+from .derivatives import *  # noqa: F403
+from .energy import *  # noqa: F403
+from .impulse import *  # noqa: F403
+from .inverse_dynamics import *  # noqa: F403
+from .mass_matrix import *  # noqa: F403
+from .mobility import *  # noqa: F403
+from .simulation import *  # noqa: F403
+from .warm_up import *  # noqa: F403
 
+# every public name is listed once, in its module's __all__
 __all__ = [
-    "rnea",
-    "rnea_passes",
-    "bias_forces",
-    "joint_wrenches",
-    "rnea_vectors",
-    "composite_inertias",
-    "coriolis_matrix",
-    "crba",
-    "crba_passes",
-    "forward_dynamics_crba",
-    "velocity_inertia_product",
-    "ArticulatedBodies",
-    "velocity_products",
-    "passed_to_parent",
-    "joint_acceleration",
-    "articulated_inertias",
-    "articulated_bodies",
-    "aba",
-    "aba_passes",
-    "hybrid_dynamics",
-    "hybrid_passes",
-    "rnea_derivatives",
-    "rnea_derivative_passes",
-    "aba_derivatives",
-    "BodyFrameInverseDynamics",
-    "BodyFrameForwardDynamics",
-    "rnea_body_frame",
-    "aba_body_frame",
-    "Mobility",
-    "articulated_mobility",
-    "mobility_step",
-    "mobility_recursion",
-    "mobility_passes",
-    "split_chain_dynamics",
-    "split_chain_passes",
-    "point_mobility",
-    "MobilityEllipse",
-    "mobility_ellipse",
-    "MobilitySpectrum",
-    "mobility_spectrum",
-    "ImpulseResponse",
-    "impulse_propagation",
-    "impulse_mobilities",
-    "impulse_jumps",
-    "contact_impulse",
-    "constrained_forward_dynamics",
-    "constrained_inverse_dynamics",
-    "StackedDynamics",
-    "stacked_system",
-    "stacked_forward_dynamics",
-    "project_velocity",
-    "system_kinetic_energy",
-    "system_potential_energy",
-    "system_energy",
-    "system_momentum",
-    "system_centre_of_mass",
-    "PlaneContact",
-    "Impact",
-    "Trajectory",
-    "simulate",
-    "step_rk4",
-    "step_semi_implicit_euler",
-    "step_explicit_euler",
-    "compile_kernels",
+    *inverse_dynamics.__all__, *mass_matrix.__all__, *articulated.__all__, *derivatives.__all__,
+    *body_frame.__all__, *mobility.__all__, *impulse.__all__, *constrained_dynamics.__all__, *energy.__all__,
+    *simulation.__all__, *warm_up.__all__,
 ]

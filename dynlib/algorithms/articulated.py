@@ -5,8 +5,8 @@ subtree hanging from joint ``i`` as if it were one body: the force that joint ``
 apply is ``f_i = IA_i a_i + pA_i`` whatever the acceleration ``a_i`` of body ``i``.
 
 Two steps make every articulated algorithm of the course, and they are written once here:
-:func:`~dynlib.passed_to_parent` (what a body and its subtree pass through their joint to the parent) and
-:func:`~dynlib.joint_acceleration` (the joint's share of ``f = IA a + pA``).  ``aba``, ``hybrid_dynamics``,
+:func:`~dynlib.kernels.passed_to_parent` (what a body and its subtree pass through their joint to the parent) and
+:func:`~dynlib.kernels.joint_acceleration` (the joint's share of ``f = IA a + pA``).  ``aba``, ``hybrid_dynamics``,
 chain splitting and impulse propagation are loops around them.
 
 Chapter: *Articulated inertia and forward dynamics*; Alexiou (1999) "Articulated Inertia
@@ -22,21 +22,21 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.compile import SingularJointInertia, kernel, run, solve_joint
-from ..multibody.kinematics import body_kinematics, joint_columns
-from ..multibody.model import check_state
+from ..multibody.kinematics import (
+    body_kinematics,
+    force_about_origin,
+    inertia_about_origin,
+    joint_columns,
+    motion_about_origin,
+)
+from ..multibody.model import check_state, reference
 from ..spatial.algebra import cross_force, cross_motion
 
 __all__ = [
     "ArticulatedBodies",
-    "velocity_products",
-    "passed_to_parent",
-    "joint_acceleration",
-    "articulated_inertias",
     "articulated_bodies",
     "aba",
-    "aba_passes",
     "hybrid_dynamics",
-    "hybrid_passes",
 ]
 
 _NO_INERTIA = ("body {j} and its subtree carry no inertia along joint {j}'s motion, so a joint force would "
@@ -246,7 +246,8 @@ def aba_passes(m, q, qd, tau, f_ext):
 
 @kernel
 def aba_batch(m, q, qd, tau, f_ext):
-    """:func:`aba_passes` for a batch of states (first axis), in parallel."""
+    """:func:`~dynlib.kernels.aba_passes` for a batch of states (first axis): a loop over them (``run`` gives
+    each core a share of a large batch)."""
     qdd = np.zeros(qd.shape)
     for b in range(q.shape[0]):
         qdd[b] = aba_passes(m, q[b], qd[b], tau[b], f_ext[b])
@@ -317,15 +318,21 @@ def articulated_bodies(model, q, qd, tau, f_ext=None):
     D = tuple(np.swapaxes(s[i], -1, -2) @ FA[i] for i in range(model.n_bodies))
     u = tuple(state.tau[..., model.v_slices[i]] - (pA[..., i, None, :] @ s[i])[..., 0, :]
               for i in range(model.n_bodies))
-    return ArticulatedBodies(IA, pA, FA, D, u, c, s)
+    if state.symbolic:  # exact: computed about the world origin
+        return ArticulatedBodies(IA, pA, FA, D, u, c, s)
+    r = reference(state)  # the kernels' point: move the 6-vectors back to the world origin
+    rb = r[..., None, :]
+    return ArticulatedBodies(inertia_about_origin(IA, rb), force_about_origin(pA, rb),
+                             tuple(force_about_origin(F, r, columns=True) for F in FA), D, u,
+                             motion_about_origin(c, rb), tuple(motion_about_origin(x, r, columns=True) for x in s))
 
 
 def aba(model, q, qd, tau, f_ext=None):
     """Joint accelerations produced by joint forces ``tau``: forward dynamics in O(n).
 
-    Three passes (:func:`aba_passes`): velocity terms from the base out, articulated inertias
-    from the tips in (:func:`passed_to_parent`), and accelerations from the base out
-    (:func:`joint_acceleration`), with the base accelerating upwards at ``-g``.
+    Three passes (:func:`~dynlib.kernels.aba_passes`): velocity terms from the base out, articulated inertias
+    from the tips in (:func:`~dynlib.kernels.passed_to_parent`), and accelerations from the base out
+    (:func:`~dynlib.kernels.joint_acceleration`), with the base accelerating upwards at ``-g``.
 
     Parameters
     ----------
@@ -415,7 +422,7 @@ def hybrid_dynamics(model, q, qd, qdd, tau, accel_given, f_ext=None):
     A joint with prescribed acceleration is rigid as far as its subtree is concerned, so its
     subtree's articulated inertia passes to the parent unprojected; the outward pass gives
     ``tau_i = s_i^T (IA_i a_i + pA_i)`` for prescribed joints and ``qdd_i`` as in :func:`aba` for
-    the others (:func:`hybrid_passes`).  With every joint prescribed this is inverse dynamics;
+    the others (:func:`~dynlib.kernels.hybrid_passes`).  With every joint prescribed this is inverse dynamics;
     with none, forward dynamics.
 
     Parameters

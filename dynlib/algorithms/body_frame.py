@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.backend import eye, is_symbolic, solve_spd, zeros
-from ..multibody.model import check_state
+from ..multibody.model import check_external_forces, check_state
 from ..spatial.algebra import skew
 from ..spatial.liegroup import homogeneous, homogeneous_inverse
 
@@ -110,7 +110,9 @@ def _setup(model, q, f_ext, **vectors):
     S = [joint.S[_AF] for joint in model.joints]
     Vdot_0 = np.concatenate([zeros(3, symbolic), -model.gravity])  # (0, -g): gravity as base acceleration
     second = state.qdd if "qdd" in vectors else state.tau
-    return model, T, I, S, state.f_ext[:, _AF], Vdot_0, [state.qd, second], symbolic
+    # body-frame wrenches, which check_state (taking them about the world origin) moved to its reference point
+    F_ext = state.f_ext if state.r is None else check_external_forces(model, f_ext)
+    return model, T, I, S, F_ext[:, _AF], Vdot_0, [state.qd, second], symbolic
 
 
 def _inverse_spd(D, what):

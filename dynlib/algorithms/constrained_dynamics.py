@@ -17,11 +17,16 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
-from scipy.sparse import coo_array
-from scipy.sparse.linalg import MatrixRankWarning, spsolve
 
-from ..core.backend import quoted, solve_spd
-from ..multibody.kinematics import gravity_wrenches, marker_motion, state_kinematics
+from ..core.backend import as_array, quoted, solve_spd
+from ..multibody.kinematics import (
+    about_origin,
+    force_about_origin,
+    gravity_wrenches,
+    marker_motion,
+    motion_about_origin,
+    state_kinematics,
+)
 from ..multibody.loops import (
     RANK_RTOL,
     JointCoupling,
@@ -33,7 +38,7 @@ from ..multibody.loops import (
     loop_residual,
     numerical_rank,
 )
-from ..multibody.model import check_joint_vector, check_state
+from ..multibody.model import check_joint_vector, check_state, reference, reference_of
 from ..spatial.algebra import cross3, skew
 from .articulated import velocity_products
 from .inverse_dynamics import state_inverse_dynamics
@@ -93,12 +98,12 @@ def constrained_forward_dynamics(model, q, qd, tau, constraints, f_ext=None,
     state = check_state(
         model, q, qd=qd, qdd=np.zeros(model.nv), tau=tau, f_ext=f_ext, batch=False
     )
-    kin = state_kinematics(state)  # one pass for A, dA/dt qd (qdd = 0) and phi
+    kin, r = state_kinematics(state)  # one pass for A, dA/dt qd (qdd = 0) and phi
     A = loop_jacobian(model, kin, constraints)
     rhs = -loop_bias(model, kin, constraints)
     if baumgarte is not None:
         alpha, beta = baumgarte
-        phi = loop_residual(model, state.q, kin, constraints)
+        phi = loop_residual(model, state.q, kin, r, constraints)
         rhs -= 2 * alpha * (A @ state.qd) + beta**2 * phi
     # one Cholesky factorisation of H gives the free accelerations and H^-1 A^T together
     rhs_H = np.column_stack([state.tau - state_inverse_dynamics(state)[0], A.T])
@@ -189,7 +194,7 @@ def constrained_inverse_dynamics(model, q, qd, qdd, constraints, actuated, f_ext
     else:
         tau_p_given = check_joint_vector(model, tau_passive, "tau_passive")
     tau_r = state_inverse_dynamics(state)[0]
-    kin = state_kinematics(state)
+    kin, _ = state_kinematics(state)
     A = loop_jacobian(model, kin, check_constraints(model, constraints))
     A_a, A_p = A[:, act], A[:, ~act]
     rhs = tau_r[~act] - tau_p_given[~act]
@@ -248,7 +253,7 @@ class StackedDynamics(NamedTuple):
     lam: np.ndarray
 
 
-def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
+def stacked_system(model, q, qd, tau, f_ext=None, constraints=None, about="origin"):
     """The stacked form: all bodies' Newton–Euler equations with the joints and loops as constraints.
 
     Unknowns are the body accelerations ``a`` (6 per body) and ``qdd``; the multipliers are
@@ -275,6 +280,10 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
     qd, tau : array_like, shape (nv,)
     f_ext : array_like, shape (n, 6), optional
     constraints : sequence of LoopConstraint and JointCoupling, optional
+    about : {"origin", "reference"}
+        The point the 6-vectors are taken about: the world origin, or the origin of body 0's frame
+        (:func:`dynlib.multibody.model.reference_point`), which keeps the system as well conditioned
+        far from the world origin as near it (:func:`stacked_forward_dynamics` solves it there).
 
     Returns
     -------
@@ -287,11 +296,16 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
     Alexiou (1999) "Open Tree Structures" (stacked body vectors and the adjacency of the tree),
     "Contacts Between Bodies" (constraint forces adjust the accelerations); Kim (2012) eqs. 54-55.
     """
+    if about not in ("origin", "reference"):
+        raise ValueError(f"about must be 'origin' or 'reference', got {about!r}")
     state = check_state(model, q, qd=qd, tau=tau, f_ext=f_ext, batch=False)
     loops = [] if constraints is None else check_constraints(model, constraints)
     n, nv = model.n_bodies, model.nv
-    kin = state_kinematics(state)
-    I, tau, f_ext = kin.I, state.tau, state.f_ext
+    kin, f_ext = state_kinematics(state)[0], state.f_ext  # about the reference point r
+    if about == "origin" and not state.symbolic:
+        r = reference(state)
+        kin, f_ext = about_origin(kin, r), force_about_origin(f_ext, r)
+    I, tau = kin.I, state.tau
     s_rows = np.concatenate([s_i.T for s_i in kin.s]) if nv else np.zeros((0, 6))
     _, kappa, p = velocity_products(model.arrays, s_rows, I, state.qd, f_ext)
     size = 12 * n + nv + sum(c.m for c in loops)
@@ -339,6 +353,8 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None):
             couple(row + k, 6 * body, sign * c.angular_axes @ angular)
             rhs[row : row + k] -= sign * c.linear_axes @ cross3(kin.v[body, 3:], xd)
         row += c.m
+    from scipy.sparse import coo_array  # imported here: scipy.sparse costs a second at import
+
     K = coo_array(
         (np.concatenate(values), (np.concatenate(rows), np.concatenate(cols))),
         shape=(size, size),
@@ -395,7 +411,9 @@ def stacked_forward_dynamics(model, q, qd, tau, f_ext=None, constraints=None):
             raise ValueError(dependent_constraints_message(rank, A.shape[0], ratio, "the loop-constraint Jacobian A")
                              + "; the stacked matrix needs independent loop constraints (constrained_forward_dynamics "
                              "takes least-norm multipliers for redundant ones)")
-    K, rhs = stacked_system(model, q, qd, tau, f_ext, constraints)
+    from scipy.sparse.linalg import MatrixRankWarning, spsolve
+
+    K, rhs = stacked_system(model, q, qd, tau, f_ext, constraints, about="reference")
     with warnings.catch_warnings():
         warnings.simplefilter("error", MatrixRankWarning)
         try:
@@ -403,8 +421,10 @@ def stacked_forward_dynamics(model, q, qd, tau, f_ext=None, constraints=None):
         except MatrixRankWarning:
             raise ValueError(_singular_mass_matrix_message(model, q)) from None
     n, nv = model.n_bodies, model.nv
-    return StackedDynamics(x[6 * n : 6 * n + nv], x[: 6 * n].reshape(n, 6),
-                           -x[6 * n + nv : 12 * n + nv].reshape(n, 6), -x[12 * n + nv :])
+    r = reference_of(model, as_array(q, "q"))  # a and f back about the world origin (q checked by stacked_system)
+    a, f = x[: 6 * n].reshape(n, 6), -x[6 * n + nv : 12 * n + nv].reshape(n, 6)
+    return StackedDynamics(x[6 * n : 6 * n + nv], motion_about_origin(a, r), force_about_origin(f, r),
+                           -x[12 * n + nv :])
 
 
 def _singular_mass_matrix_message(model, q):
@@ -437,7 +457,7 @@ def project_velocity(model, q, qd, constraints):
     ndarray, shape (nv,)
     """
     state = check_state(model, q, qd=qd, batch=False)
-    kin = state_kinematics(state)
+    kin, _ = state_kinematics(state)
     A = loop_jacobian(model, kin, check_constraints(model, constraints))
     H_inv_AT = solve_spd(state_mass_matrix(state), A.T, "the mass matrix H")
     lam = np.linalg.lstsq(A @ H_inv_AT, A @ state.qd, rcond=None)[0]

@@ -7,7 +7,7 @@ A change of joint ``j``'s position moves the whole subtree of ``j`` rigidly by t
 
 while the base's acceleration (gravity) and the external wrenches stay put.  Differentiating the
 recursion of :func:`dynlib.rnea` with these rules gives the O(n d) recursion of
-:func:`~dynlib.rnea_derivative_passes`; :func:`~dynlib.aba_derivatives` follows from ``H qdd = tau - C``.
+:func:`~dynlib.kernels.rnea_derivative_passes`; :func:`~dynlib.aba_derivatives` follows from ``H qdd = tau - C``.
 
 Chapter: *Derivatives of the dynamics* (``eq-der-subtree`` to ``eq-der-forward``); Carpentier & Mansard
 (2018) "Analytical derivatives of rigid body dynamics algorithms" (the same results, there in body-local
@@ -28,7 +28,6 @@ from .mass_matrix import velocity_inertia_product
 
 __all__ = [
     "rnea_derivatives",
-    "rnea_derivative_passes",
     "aba_derivatives",
 ]
 
@@ -109,7 +108,7 @@ def rnea_derivative_passes(m, q, qd, qdd, f_ext):
 
 @kernel
 def rnea_derivative_batch(m, q, qd, qdd, f_ext):
-    """:func:`rnea_derivative_passes` for a batch of states (first axis)."""
+    """:func:`~dynlib.kernels.rnea_derivative_passes` for a batch of states (first axis)."""
     nv = qd.shape[1]
     dtau_dq = np.zeros((q.shape[0], nv, nv))
     dtau_dqd, H = np.zeros_like(dtau_dq), np.zeros_like(dtau_dq)
@@ -145,7 +144,7 @@ def rnea_derivatives(model, q, qd, qdd, f_ext=None):
 
     The body force ``f_i = I_i a_i + v_i x* I_i v_i`` (before ``- f_ext_i``) moves covariantly,
     ``s_j x* f_i``, except for what ``psi``, ``c`` and ``w`` add; with the subtree sums
-    ``Ic_i = sum I``, ``Bc_i = sum 2 B(I, v)`` (:func:`velocity_inertia_product`) and
+    ``Ic_i = sum I``, ``Bc_i = sum 2 B(I, v)`` (:func:`~dynlib.kernels.velocity_inertia_product`) and
     ``fb_i = sum f`` over the subtree of ``i``, the force ``F_i`` that joint ``i`` transmits
     (the RNEA's inward sum, external wrenches included) changes by::
 
@@ -157,7 +156,7 @@ def rnea_derivatives(model, q, qd, qdd, f_ext=None):
         dtau_i / dq_j  = s_i^T dF_i/dq_j + (s_j x s_i)^T F_i,   dtau_i / dqd_j = s_i^T dF_i/dqd_j
 
     and, for ``i`` an ancestor of ``j``, ``s_i^T dF_j/dq_j`` and ``s_i^T dF_j/dqd_j``
-    (:func:`rnea_derivative_passes`).  ``dtau/dqdd = H = s_i^T Ic_i s_j`` (the CRBA).
+    (:func:`~dynlib.kernels.rnea_derivative_passes`).  ``dtau/dqdd = H = s_i^T Ic_i s_j`` (the CRBA).
 
     Parameters
     ----------

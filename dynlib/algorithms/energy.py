@@ -7,7 +7,7 @@ Energy" (``K = v·I v / 2``); Lecture 4 "Spatial Momentum".
 from __future__ import annotations
 
 from ..core.backend import matvec
-from ..multibody.kinematics import centres_of_mass, state_kinematics
+from ..multibody.kinematics import centres_of_mass, force_about_origin, state_kinematics
 from ..multibody.model import check_state
 
 __all__ = [
@@ -32,16 +32,21 @@ def system_kinetic_energy(model, q, qd):
     -------
     float or sympy expression, or ndarray of shape (...) for a batch
     """
-    return _kinetic(state_kinematics(check_state(model, q, qd=qd)))
+    return _kinetic(state_kinematics(check_state(model, q, qd=qd))[0])
 
 
 def _kinetic(kin):
     return (kin.v * matvec(kin.I, kin.v)).sum(axis=(-2, -1)) / 2
 
 
-def _potential(model, kin):
+def _centres(model, kin, r):
+    """World centres of mass from the kinematics ``kin`` of a checked state, measured from its reference point ``r``."""
+    return centres_of_mass(model, kin) + r[..., None, :]
+
+
+def _potential(model, kin, r):
     """``-sum_i m_i g·c_i`` for the model of a checked state (exact when the state is symbolic)."""
-    return -(model.mass * (centres_of_mass(model, kin) @ model.gravity)).sum(axis=-1)
+    return -(model.mass * (_centres(model, kin, r) @ model.gravity)).sum(axis=-1)
 
 
 def system_potential_energy(model, q):
@@ -57,7 +62,7 @@ def system_potential_energy(model, q):
     float or sympy expression, or ndarray of shape (...) for a batch
     """
     state = check_state(model, q)
-    return _potential(state.model, state_kinematics(state))
+    return _potential(state.model, *state_kinematics(state))
 
 
 def system_energy(model, q, qd):
@@ -74,8 +79,8 @@ def system_energy(model, q, qd):
     float or sympy expression, or ndarray of shape (...) for a batch
     """
     state = check_state(model, q, qd=qd)
-    kin = state_kinematics(state)
-    return _kinetic(kin) + _potential(state.model, kin)
+    kin, r = state_kinematics(state)
+    return _kinetic(kin) + _potential(state.model, kin, r)
 
 
 def system_momentum(model, q, qd):
@@ -91,8 +96,9 @@ def system_momentum(model, q, qd):
     -------
     ndarray, shape (6,) or (..., 6)
     """
-    kin = state_kinematics(check_state(model, q, qd=qd))
-    return matvec(kin.I, kin.v).sum(axis=-2)
+    kin, r = state_kinematics(check_state(model, q, qd=qd))
+    h = matvec(kin.I, kin.v).sum(axis=-2)  # about the reference point r
+    return h if kin.I.dtype == object else force_about_origin(h, r)
 
 
 def system_centre_of_mass(model, q):
@@ -110,7 +116,7 @@ def system_centre_of_mass(model, q):
     """
     state = check_state(model, q)
     model = state.model
-    com = centres_of_mass(model, state_kinematics(state))
+    com = _centres(model, *state_kinematics(state))
     mass = model.mass.sum()
     return mass, (model.mass[:, None] * com).sum(axis=-2) / mass
 

@@ -17,7 +17,6 @@ import numpy as np
 
 from ..core.backend import (
     as_array,
-    check_finite,
     check_magnitude,
     check_scalar,
     exact,
@@ -28,8 +27,17 @@ from ..core.backend import (
     solve_spd,
 )
 from ..core.compile import SingularJointInertia, identity, kernel, run
-from ..multibody.kinematics import body_kinematics, body_motion, state_kinematics, world_jacobian
-from ..multibody.model import check_body, check_model, check_state
+from ..multibody.kinematics import (
+    body_kinematics,
+    body_motion,
+    force_about_origin,
+    force_map_about_origin,
+    mobility_about_origin,
+    motion_about_origin,
+    state_kinematics,
+    world_jacobian,
+)
+from ..multibody.model import check_body, check_model, check_state, force_about, reference
 from .articulated import joint_acceleration, passed_to_parent
 from .mass_matrix import crba_passes
 from .mobility import UNBOUNDED_MOBILITY, check_chain, mobility_step
@@ -37,8 +45,6 @@ from .mobility import UNBOUNDED_MOBILITY, check_chain, mobility_step
 __all__ = [
     "ImpulseResponse",
     "impulse_propagation",
-    "impulse_mobilities",
-    "impulse_jumps",
     "contact_impulse",
 ]
 
@@ -86,9 +92,10 @@ REACH_RTOL = 1e-12
 
 
 def _impact_magnitude(n, Lambda_bar_inv, v, epsilon, body):
-    """Eq. 22: J = (1 + eps) (n^T v) / (n^T Lambda_bar_inv n), with a clear error if the line is unreachable."""
-    check_finite(n, "contact")
-    check_scalar(epsilon, "epsilon (the coefficient of restitution)", 0.0, 1.0)
+    """Eq. 22: J = (1 + eps) (n^T v) / (n^T Lambda_bar_inv n), with a clear error if the line is unreachable.
+
+    ``n`` and ``epsilon`` come checked from the door.
+    """
     v_impact = n @ v
     reach = n @ Lambda_bar_inv @ n
     if not is_symbolic(reach):
@@ -165,7 +172,7 @@ def impulse_jumps(m, s, I_bar, M, P, nJ, k):
         The model's arrays (``model.arrays``).
     s : ndarray, shape (nv, 6)
     I_bar, M, P : ndarray, shape (n, 6, 6)
-        From :func:`impulse_mobilities`.
+        From :func:`~dynlib.kernels.impulse_mobilities`.
     nJ : ndarray, shape (6,)
         The contact line times the impulse magnitude.
     k : int
@@ -203,11 +210,31 @@ def impulse_jumps(m, s, I_bar, M, P, nJ, k):
     return Phi, ell, dqd, dv
 
 
+#: A contact direction whose length differs from 1 by more than this, or a line whose direction and
+#: moment are further from perpendicular (relative to their sizes), is refused.
+LINE_RTOL = 1e-9
+
+
 def _check_contact(contact):
+    """The contact line ``[e; r x e]`` as an array, after checking it is one: a unit direction ``e`` and a
+    moment perpendicular to it (a screw of zero pitch)."""
     n = as_array(contact, "contact")
     if n.shape != (6,):
         raise ValueError(f"contact must be a 6-vector [e; r x e], got shape {n.shape}")
     check_magnitude(float_entries(n), "contact")
+    if is_symbolic(n):
+        return n
+    e, moment = n[:3], n[3:]
+    length = float(np.sqrt(e @ e))
+    if not abs(length - 1.0) <= LINE_RTOL:
+        what = "is zero: a pure couple, not a line" if length == 0.0 else f"has length {quoted(length, 0, 3)}"
+        raise ValueError(f"contact must be a line [e; r x e] with a unit direction e (see dynlib.line_coordinates); "
+                         f"its direction e = {e.tolist()} {what}")
+    pitch = float(e @ moment)
+    if not abs(pitch) <= LINE_RTOL * max(1.0, float(np.sqrt(moment @ moment))):
+        raise ValueError("contact must be a line [e; r x e], whose moment is perpendicular to its direction; "
+                         f"here e . (r x e) = {quoted(pitch)}, a screw with a pitch, not a line (build it with "
+                         "dynlib.line_coordinates(point, direction))")
     return n
 
 
@@ -215,10 +242,10 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     """Impulse magnitude and its propagation through a serial chain hitting an obstacle.
 
     Contact on body ``k`` (the last body unless ``body`` says otherwise).  Out to ``k``: the
-    articulated mobilities, with the bodies beyond ``k`` riding along (:func:`impulse_mobilities`);
+    articulated mobilities, with the bodies beyond ``k`` riding along (:func:`~dynlib.kernels.impulse_mobilities`);
     at ``k`` the law of contact fixes ``J = (1 + epsilon) n^T v_k / (n^T Lambda_bar_inv_k n)``; back to the
     base, the impulse through every joint, and out again, the jumps of joint speeds and twists
-    (:func:`impulse_jumps`).  The result equals the joint-space answer ``dqd = -H^-1 J_k^T n J``.
+    (:func:`~dynlib.kernels.impulse_jumps`).  The result equals the joint-space answer ``dqd = -H^-1 J_k^T n J``.
 
     Parameters
     ----------
@@ -268,7 +295,8 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
     n = _check_contact(contact)
     check_scalar(epsilon, "epsilon (the coefficient of restitution)", 0.0, 1.0)
     state = check_state(model, q, qd=qd, batch=False)
-    n = exact(n) if state.symbolic else n
+    r = reference(state)  # the kernels' point: the contact line about it
+    n = exact(n) if state.symbolic else force_about(n, r)
     try:
         v, s, I_bar, Lambda_bar_inv, M, P = run(impulse_mobilities, None, state.m, (state.q, state.qd, k), (),
                                               state.symbolic)
@@ -282,7 +310,11 @@ def impulse_propagation(model, q, qd, contact, epsilon, body=None):
             from None
     J, v_impact = _impact_magnitude(n, Lambda_bar_inv[k], v[k], epsilon, k)
     Phi, ell, dqd, dv = run(impulse_jumps, None, state.m, (s, I_bar, M, P, n * J, k), (), state.symbolic)
-    return ImpulseResponse(J, Phi, ell, dqd, dv, v_impact, n @ (v[k] + dv[k]), Lambda_bar_inv)
+    v_bounce = n @ (v[k] + dv[k])
+    if not state.symbolic:  # back about the world origin
+        Phi, ell = force_map_about_origin(Phi, r), force_about_origin(ell, r)
+        dv, Lambda_bar_inv = motion_about_origin(dv, r), mobility_about_origin(Lambda_bar_inv, r)
+    return ImpulseResponse(J, Phi, ell, dqd, dv, v_impact, v_bounce, Lambda_bar_inv)
 
 
 def contact_impulse(model, q, qd, contact, epsilon, body=None):
@@ -315,8 +347,8 @@ def contact_impulse(model, q, qd, contact, epsilon, body=None):
     n = _check_contact(contact)
     check_scalar(epsilon, "epsilon (the coefficient of restitution)", 0.0, 1.0)
     state = check_state(model, q, qd=qd, batch=False)
-    n = exact(n) if state.symbolic else n
-    kin = state_kinematics(state)
+    kin, r = state_kinematics(state)  # about the reference point r
+    n = exact(n) if state.symbolic else force_about(n, r)
     Jk = world_jacobian(state.model, kin, k)
     H = run(crba_passes, None, state.m, (state.q,), (), state.symbolic)
     H_inv_JT = solve_spd(H, Jk.T, "the mass matrix H")

@@ -13,13 +13,12 @@ import numpy as np
 
 from ..core.backend import exact, is_symbolic, zeros
 from ..core.compile import kernel, run
-from ..multibody.kinematics import body_kinematics, gravity_wrenches, state_kinematics
+from ..multibody.kinematics import body_kinematics, force_about_origin, gravity_wrenches, state_kinematics
 from ..multibody.model import check_configuration, check_state, check_velocity
 from ..spatial.algebra import cross3, cross_force, cross_motion, skew
 
 __all__ = [
     "rnea",
-    "rnea_passes",
     "bias_forces",
     "joint_wrenches",
     "rnea_vectors",
@@ -71,7 +70,8 @@ def rnea_passes(m, q, qd, qdd, f_ext):
 
 @kernel
 def rnea_batch(m, q, qd, qdd, f_ext):
-    """:func:`rnea_passes` for a batch of states (first axis), in parallel."""
+    """:func:`~dynlib.kernels.rnea_passes` for a batch of states (first axis): a loop over them (``run`` gives
+    each core a share of a large batch)."""
     tau, f = np.zeros(qd.shape), np.zeros(f_ext.shape)
     for b in range(q.shape[0]):
         tau[b], f[b] = rnea_passes(m, q[b], qd[b], qdd[b], f_ext[b])
@@ -89,7 +89,7 @@ def rnea(model, q, qd, qdd, f_ext=None):
 
     An outward pass from the base gives every body's twist, acceleration (the base accelerating
     upwards at ``-g``, Lecture 4's gravity trick) and Newton-Euler force; an inward pass from the
-    tips projects each force on its joint and hands it to the parent (:func:`rnea_passes`).
+    tips projects each force on its joint and hands it to the parent (:func:`~dynlib.kernels.rnea_passes`).
 
     Parameters
     ----------
@@ -175,15 +175,15 @@ def joint_wrenches(model, q, qd, qdd, f_ext=None):
     True
     """
     state = check_state(model, q, qd=qd, qdd=qdd, f_ext=f_ext, batch=False)
-    # true accelerations: the base at rest
-    model, kin, f_ext = state.model, state_kinematics(state), state.f_ext
+    # true accelerations: the base at rest; 6-vectors about the reference point r
+    model, (kin, r), f_ext = state.model, state_kinematics(state), state.f_ext
     weight = gravity_wrenches(model, kin)
     f = zeros((model.n_bodies, 6), state.symbolic)
     for i in reversed(range(model.n_bodies)):
         I, v = kin.I[i], kin.v[i]
         f[i] = I @ kin.a[i] + cross_force(v, I @ v) - weight[i] - f_ext[i]
         f[i] += sum(f[c] for c in model.children[i])
-    return f
+    return f if state.symbolic else force_about_origin(f, r)
 
 
 def _check_vector_joints(model):

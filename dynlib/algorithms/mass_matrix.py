@@ -21,9 +21,7 @@ __all__ = [
     "composite_inertias",
     "coriolis_matrix",
     "crba",
-    "crba_passes",
     "forward_dynamics_crba",
-    "velocity_inertia_product",
 ]
 
 
@@ -72,7 +70,8 @@ def crba_passes(m, q):
 
 @kernel
 def crba_batch(m, q):
-    """:func:`crba_passes` for a batch of configurations (first axis), in parallel."""
+    """:func:`~dynlib.kernels.crba_passes` for a batch of configurations (first axis): a loop over them (``run`` gives
+    each core a share of a large batch)."""
     nv = m.v_start[m.parent.shape[0]]
     H = np.zeros((q.shape[0], nv, nv))
     for b in range(q.shape[0]):
@@ -121,7 +120,7 @@ def crba(model, q):
 
     Every subtree frozen rigid has the composite inertia ``Ic_i``; the force that gives joint ``i``
     alone a unit acceleration, ``F_i = Ic_i s_i``, loads every joint ``j`` on the path to the base:
-    ``H_ji = s_j^T F_i`` (:func:`crba_passes`).
+    ``H_ji = s_j^T F_i`` (:func:`~dynlib.kernels.crba_passes`).
 
     Parameters
     ----------
@@ -220,7 +219,7 @@ def coriolis_matrix(model, q, qd):
     True
     """
     state = check_state(model, q, qd=qd, batch=False)
-    model, kin = state.model, state_kinematics(state)
+    model, (kin, _) = state.model, state_kinematics(state)  # about the reference point: C is the same about any
     C = zeros((model.nv, model.nv), state.symbolic)
     for i in range(model.n_bodies):
         J, dJ = world_jacobian(model, kin, i), zeros((6, model.nv), state.symbolic)

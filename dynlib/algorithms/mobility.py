@@ -28,21 +28,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.backend import as_array, as_finite, eye, is_symbolic, solve
+from ..core.backend import as_array, as_finite, eye, is_symbolic, quoted, solve
 from ..core.compile import SingularJointInertia, identity, kernel, run, solve_joint
-from ..multibody.kinematics import body_kinematics
-from ..multibody.model import check_model, check_state
+from ..multibody.kinematics import body_kinematics, mobility_about_origin, motion_about_origin
+from ..multibody.model import check_model, check_state, reference
 from ..spatial.algebra import skew
 from .articulated import joint_acceleration, passed_to_parent, velocity_products
 
 __all__ = [
     "Mobility",
     "articulated_mobility",
-    "mobility_step",
-    "mobility_recursion",
-    "mobility_passes",
     "split_chain_dynamics",
-    "split_chain_passes",
     "point_mobility",
     "MobilityEllipse",
     "mobility_ellipse",
@@ -66,7 +62,7 @@ class Mobility(NamedTuple):
     Psi : ndarray, shape (n, 6, 6)
         The inboard mobility seen through joint ``i``: ``P_i Lambda_inv_{i-1} P_i^T`` with
         ``P_i = 1 - s_i D_i^-1 s_i^T I_i`` (eq. 15 times ``P_i^T``; ``P_i Lambda_inv_{i-1}`` as printed
-        with ``form="printed"``), see :func:`mobility_step`.
+        with ``form="printed"``), see :func:`~dynlib.kernels.mobility_step`.
     b : ndarray, shape (n, 6), or None
         Bias accelerations (``None`` when no velocities were given).
     """
@@ -140,7 +136,7 @@ def mobility_recursion(m, s, I, c, p, tau, a_base, symmetric, count):
     s : ndarray, shape (nv, 6)
     I : ndarray, shape (n, 6, 6)
     c, p : ndarray, shape (n, 6)
-        Velocity products and bias forces (:func:`velocity_products`).
+        Velocity products and bias forces (:func:`~dynlib.kernels.velocity_products`).
     tau : ndarray, shape (nv,)
     a_base : ndarray, shape (6,)
         ``b_0``, the base acceleration (``-[g; 0]``).
@@ -209,7 +205,7 @@ def articulated_mobility(model, q, qd=None, tau=None, f_ext=None, form="symmetri
     ``P_i = 1 - s_i D_i^-1 s_i^T I_i``, ``Psi_i = P_i Lambda_inv_{i-1} P_i^T`` (eq. 15, times ``P_i^T``)
     and ``Lambda_inv_i = (1 + Psi_i I_i)^-1 (s_i D_i^-1 s_i^T + Psi_i)`` (eq. 16), from
     ``Lambda_inv_0 = 0``; with velocities the bias accelerations ``b_i`` follow the same pattern
-    (:func:`mobility_recursion`).  ``Lambda_inv_i`` equals ``J_i H_i^-1 J_i^T`` of the sub-chain
+    (:func:`~dynlib.kernels.mobility_recursion`).  ``Lambda_inv_i`` equals ``J_i H_i^-1 J_i^T`` of the sub-chain
     ``1 .. i``; it is singular whenever fewer than six independent joint twists lie below body ``i``,
     its normal state (:func:`mobility_spectrum` gives the ranks).
 
@@ -225,7 +221,7 @@ def articulated_mobility(model, q, qd=None, tau=None, f_ext=None, form="symmetri
     f_ext : array_like, shape (n, 6), optional
         Needs ``qd``.
     form : {"symmetric", "printed"}
-        How eq. 16 is evaluated (:func:`mobility_step`): ``"printed"`` is note 000's
+        How eq. 16 is evaluated (:func:`~dynlib.kernels.mobility_step`): ``"printed"`` is note 000's
         ``Psi_i = P_i Lambda_inv_{i-1}``, which can be badly conditioned after free joints.
 
     Returns
@@ -261,13 +257,22 @@ def articulated_mobility(model, q, qd=None, tau=None, f_ext=None, form="symmetri
     dynamic = qd is not None
     state = check_state(model, q, qd=np.zeros(model.nv) if qd is None else qd,
                         tau=np.zeros(model.nv) if tau is None else tau, f_ext=f_ext, batch=False)
+    Lambda_inv, Psi, b = state_mobility(state, symmetric)
+    if not state.symbolic:  # the kernels' point: move them back to the world origin
+        r = reference(state)
+        Lambda_inv, Psi = mobility_about_origin(Lambda_inv, r), mobility_about_origin(Psi, r)
+        b = motion_about_origin(b, r)
+    return Mobility(Lambda_inv, Psi, b if dynamic else None)
+
+
+def state_mobility(state, symmetric=True):
+    """``Lambda_inv``, ``Psi`` and ``b`` of a checked state (:func:`dynlib.check_state`), about its reference point."""
     args = (state.q, state.qd, state.tau, state.f_ext, symmetric)
     try:
-        Lambda_inv, Psi, b = run(mobility_passes, None, state.m, args, (), state.symbolic)
+        return run(mobility_passes, None, state.m, args, (), state.symbolic)
     except SingularJointInertia as err:
         raise ValueError(err.message("D = s^T I s of body {j}", UNBOUNDED_MOBILITY,
                                      lambda: mobility_passes(state.m, *args))) from None
-    return Mobility(Lambda_inv, Psi, b if dynamic else None)
 
 
 @kernel
@@ -347,7 +352,7 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None, form="printed"):
     inertia (``f = Ia a_k + pa``); the two meet at body ``k = split - 1`` in
     ``(1 + Lambda_inv_k Ia) a_k = b_k - Lambda_inv_k pa``, then the outboard accelerations follow the
     articulated-body algorithm's last pass and the inboard ones come back down the chain
-    (:func:`split_chain_passes`).  ``split = 0`` is the articulated-body algorithm; ``split = n``
+    (:func:`~dynlib.kernels.split_chain_passes`).  ``split = 0`` is the articulated-body algorithm; ``split = n``
     uses mobility alone.
 
     On a long chain the inward pass ``a_{j-1} = b_{j-1} - Lambda_inv_{j-1} f_j`` subtracts two
@@ -365,7 +370,7 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None, form="printed"):
         Number of inboard bodies, ``0 <= split <= n``.
     f_ext : array_like, shape (n, 6), optional
     form : {"printed", "symmetric"}
-        The evaluation of eq. 16 for the inboard half (:func:`mobility_step`).
+        The evaluation of eq. 16 for the inboard half (:func:`~dynlib.kernels.mobility_step`).
 
     Returns
     -------
@@ -393,9 +398,28 @@ def split_chain_dynamics(model, q, qd, tau, split, f_ext=None, form="printed"):
         raise ValueError(err.message(what, meaning, lambda: split_chain_passes(state.m, *args))) from None
 
 
+#: Asymmetry, and negative eigenvalues, of a mobility up to this fraction of its size count as round-off.
+MOBILITY_RTOL = 1e-8
+
+
 def _check_mobility_matrix(Lambda_inv):
-    """``Lambda_inv`` as a finite 6 x 6 array (entries of magnitude at most 1e40)."""
-    return as_finite(Lambda_inv, (6, 6), "Lambda_inv (a 6x6 articulated mobility)", batch=False)
+    """``Lambda_inv`` as a finite 6 x 6 array (entries of magnitude at most 1e40), symmetric positive
+    semi-definite as every articulated mobility is."""
+    what = "Lambda_inv (a 6x6 articulated mobility)"
+    Lambda_inv = as_finite(Lambda_inv, (6, 6), what, batch=False)
+    if is_symbolic(Lambda_inv):
+        return Lambda_inv
+    size = max(float(np.abs(Lambda_inv).max()), np.finfo(float).tiny)
+    asymmetry = float(np.abs(Lambda_inv - Lambda_inv.T).max())
+    if not asymmetry <= MOBILITY_RTOL * size:
+        raise ValueError(f"{what} must be symmetric, as J H^-1 J^T is; it differs from its transpose by "
+                         f"{quoted(asymmetry / size)} of its largest entry")
+    smallest = float(np.linalg.eigvalsh((Lambda_inv + Lambda_inv.T) / 2)[0])
+    if not smallest >= -MOBILITY_RTOL * size:
+        raise ValueError(f"{what} must be positive semi-definite, as J H^-1 J^T is (no push can make a body "
+                         f"move against it); its smallest eigenvalue is {quoted(smallest / size)} of its largest "
+                         "entry")
+    return Lambda_inv
 
 
 def point_mobility(Lambda_inv, point):
@@ -532,7 +556,8 @@ def mobility_spectrum(model, q, rtol=1e-9):
     ``Lambda_inv_i = J_i H_i^-1 J_i^T`` with ``H_i`` positive definite, so its rank is the
     number of independent joint twists between body ``i`` and the base: the joints' total
     number of freedoms, at most 6 (3 in a plane), and fewer at a singular configuration.
-    The singular values depend on the frame and the units; the rank does not.
+    The singular values depend on the point the mobilities are taken about (here the origin of body
+    0's frame, :func:`dynlib.multibody.model.reference_point`) and on the units; the rank does not.
 
     Parameters
     ----------
@@ -561,7 +586,9 @@ def mobility_spectrum(model, q, rtol=1e-9):
     """
     if not (isinstance(rtol, float) and 0 < rtol < 1):
         raise ValueError(f"rtol must be a float in (0, 1), got {rtol!r}")
-    Lambda_inv = articulated_mobility(model, q).Lambda_inv
+    check_chain(model, "articulated mobility")
+    state = check_state(model, q, qd=np.zeros(model.nv), tau=np.zeros(model.nv), batch=False)
+    Lambda_inv = state_mobility(state)[0]  # about the reference point, as well scaled far from the origin as near
     if Lambda_inv.dtype == object:
         raise TypeError(
             "mobility_spectrum needs numbers; "

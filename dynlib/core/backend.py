@@ -45,7 +45,6 @@ __all__ = [
     "solve",
     "solve_spd",
     "matvec",
-    "transpose_matvec",
     "to_sympy",
     "from_sympy",
     "LARGEST_MAGNITUDE",
@@ -71,13 +70,18 @@ def as_array(x, name="x"):
             if not _is_scalar(entry):
                 raise TypeError(f"{name} must hold real numbers or sympy expressions, got an entry {entry!r}")
         return a
-    if a.dtype.kind in "biuf":
+    if a.dtype.kind in "iuf":
         return a.astype(float, copy=False)
+    if a.dtype.kind == "b":
+        raise TypeError(f"{name} must hold real numbers or sympy expressions, got booleans (True/False are not "
+                        "numbers here)")
     raise TypeError(f"{name} must hold real numbers or sympy expressions, got dtype {a.dtype}")
 
 
 def _is_scalar(x):
-    """True for a real number or a sympy expression (the entries an object array may hold)."""
+    """True for a real number or a sympy expression (the entries an object array may hold); False for a bool."""
+    if isinstance(x, (bool, np.bool_)):
+        return False
     if isinstance(x, (int, float, np.integer, np.floating)):
         return True
     sympy = sys.modules.get("sympy")
@@ -204,8 +208,8 @@ def check_scalar(x, name, low=None, high=None, allow_inf=False):
     if is_symbolic(x):
         return x
     a = np.asarray(None if isinstance(x, (str, bytes)) else x)
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be a real number, got {x!r}")
+    if a.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a real number, got {x!r}" + (" (a bool)" if a.dtype.kind == "b" else ""))
     if a.ndim != 0:
         raise ValueError(f"{name} must be a single number, got shape {a.shape}")
     value = float(a)
@@ -327,6 +331,11 @@ def check_rotation(R, name="R", tol=1e-6):
     if R.dtype == object:
         return
     check_finite(R, name)
+    largest = np.abs(R).max(initial=0.0)
+    if not largest <= 1 + tol:  # a rotation's entries are direction cosines; larger ones would overflow R^T R
+        given = R.tolist() if R.ndim == 2 else f"a batch of shape {R.shape}"
+        raise ValueError(f"{name} must be a rotation matrix (orthonormal, det +1), got {given} (an entry of "
+                         f"magnitude {quoted(largest)}, where a rotation's are at most 1)")
     error = np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(initial=0.0)
     if not error <= tol or np.any(np.linalg.det(R) < 0):
         given = R.tolist() if R.ndim == 2 else f"a batch of shape {R.shape}"
@@ -465,18 +474,10 @@ def matvec(A, x):
     return (A @ x[..., None])[..., 0]
 
 
-def transpose_matvec(A, x):
-    """``A.T @ x`` for stacks: ``A`` of shape (..., m, k), ``x`` of shape (..., m) (e.g. ``s_i^T f_i``)."""
-    return (x[..., None, :] @ A)[..., 0, :]
-
-
 def to_sympy(a):
     """An object array as a sympy Matrix (1-D arrays become column vectors)."""
     sp = sympy_module()
-    a = np.asarray(a)
-    if a.ndim == 1:
-        return sp.Matrix(a.tolist())
-    return sp.Matrix(a.tolist())
+    return sp.Matrix(np.asarray(a).tolist())
 
 
 def from_sympy(m, shape=None):

@@ -18,7 +18,11 @@ __all__ = ["relative_close", "exactly_zero"]
 
 
 def relative_close(actual, desired, rtol=1e-10, scale=None):
-    """True when two arrays agree to ``rtol`` relative to the larger of their magnitudes.
+    """True when two arrays of the same shape agree to ``rtol`` relative to the larger of their magnitudes.
+
+    Arrays of different shapes are never close (no broadcasting: a vector of n entries is not close
+    to an n x 1 column), except that ``desired`` may be a single number, which every entry of
+    ``actual`` is compared with (``relative_close(residual, 0.0, scale=...)``).
 
     Parameters
     ----------
@@ -38,8 +42,12 @@ def relative_close(actual, desired, rtol=1e-10, scale=None):
     True
     >>> relative_close(1e-12, 0.0, scale=1.0)
     True
+    >>> relative_close([1.0, 2.0], [[1.0], [2.0]])   # a row is not a column
+    False
     """
     actual, desired = np.asarray(actual, dtype=float), np.asarray(desired, dtype=float)
+    if actual.shape != desired.shape and desired.ndim > 0:
+        return False
     if scale is None:
         scale = max(np.abs(desired).max(initial=0.0), np.abs(actual).max(initial=0.0))
     scale = max(scale, np.finfo(float).tiny)

@@ -380,7 +380,10 @@ def _without(functions, namespace):
         return refused
 
     patched = []
-    targets = [m.__dict__ for name, m in list(sys.modules.items()) if name.split(".")[0] == "dynlib" and m]
+    # the names a reader reaches (dl.f, dl.kernels.f, dl.algorithms.f, and what the cell imported), not the
+    # modules inside dynlib, whose own calls must keep working (kernels run as Python until compiled)
+    public = ("dynlib", "dynlib.kernels", "dynlib.spatial", "dynlib.multibody", "dynlib.algorithms", "dynlib.course")
+    targets = [sys.modules[name].__dict__ for name in public if name in sys.modules]
     targets.append(namespace)
     for target in targets:
         for key, value in list(target.items()):

@@ -4,119 +4,17 @@ closures and closed mechanisms.
 Chapter: *Rigid-body motion and joints* and every chapter that builds a model.
 """
 
-from .builders import alexiou_two_link, double_pendulum, planar_chain, random_tree, serial_chain
-from .joints import (
-    JOINT_KINDS,
-    Joint,
-    fixed,
-    free,
-    helical,
-    joint_pose,
-    prismatic,
-    revolute,
-    spherical,
-    translational,
-)
-from .kinematics import (
-    Kinematics,
-    body_jacobian,
-    body_kinematics,
-    body_motion,
-    centres_of_mass,
-    compose,
-    direction_marker_motion,
-    forward_kinematics,
-    gravity_acceleration,
-    gravity_wrenches,
-    marker_motion,
-    motion_to_world,
-    point_jacobian,
-    world_inertia,
-    world_inertias,
-)
-from .loops import (
-    PLANAR_POINT_AXES,
-    JointCoupling,
-    LoopConstraint,
-    constraint_bias,
-    constraint_jacobian,
-    constraint_residual,
-    dependent_motion,
-    project_configuration,
-)
-from .mechanisms import Mechanism, body_outlines, four_bar, piston_crank, prescribed_motion
-from .model import (
-    Model,
-    ModelArrays,
-    State,
-    check_configuration,
-    check_external_forces,
-    check_state,
-    check_velocity,
-    difference,
-    integrate,
-    neutral_configuration,
-    random_configuration,
-    random_velocity,
-)
-from .urdf import kuka_iiwa14, load_urdf
+from . import builders, joints, kinematics, loops, mechanisms, model, urdf
+from .builders import *  # noqa: F403
+from .joints import *  # noqa: F403
+from .kinematics import *  # noqa: F403
+from .loops import *  # noqa: F403
+from .mechanisms import *  # noqa: F403
+from .model import *  # noqa: F403
+from .urdf import *  # noqa: F403
 
+# every public name is listed once, in its module's __all__
 __all__ = [
-    "Joint",
-    "JOINT_KINDS",
-    "joint_pose",
-    "revolute",
-    "prismatic",
-    "helical",
-    "spherical",
-    "translational",
-    "free",
-    "fixed",
-    "Model",
-    "ModelArrays",
-    "State",
-    "check_state",
-    "neutral_configuration",
-    "random_configuration",
-    "random_velocity",
-    "integrate",
-    "difference",
-    "check_configuration",
-    "check_velocity",
-    "check_external_forces",
-    "serial_chain",
-    "planar_chain",
-    "double_pendulum",
-    "alexiou_two_link",
-    "random_tree",
-    "load_urdf",
-    "kuka_iiwa14",
-    "Kinematics",
-    "forward_kinematics",
-    "centres_of_mass",
-    "marker_motion",
-    "direction_marker_motion",
-    "body_jacobian",
-    "point_jacobian",
-    "world_inertias",
-    "gravity_acceleration",
-    "gravity_wrenches",
-    "world_inertia",
-    "compose",
-    "motion_to_world",
-    "body_kinematics",
-    "body_motion",
-    "PLANAR_POINT_AXES",
-    "LoopConstraint",
-    "JointCoupling",
-    "constraint_residual",
-    "constraint_jacobian",
-    "constraint_bias",
-    "project_configuration",
-    "dependent_motion",
-    "Mechanism",
-    "four_bar",
-    "piston_crank",
-    "prescribed_motion",
-    "body_outlines",
+    *joints.__all__, *model.__all__, *builders.__all__, *urdf.__all__, *kinematics.__all__, *loops.__all__,
+    *mechanisms.__all__,
 ]

@@ -49,7 +49,6 @@ from ..spatial.rotations import (
 __all__ = [
     "Joint",
     "JOINT_KINDS",
-    "joint_pose",
     "revolute",
     "prismatic",
     "helical",
@@ -331,6 +330,30 @@ def joint_pose(kind, axis, pitch, qj):
     if kind == TRANSLATIONAL:
         return R, qj[:3].copy()
     return R, np.zeros(3, dtype=qj.dtype)                     # fixed
+
+
+@kernel(inline=True)
+def compose(R_a, p_a, R_b, p_b):
+    """The pose ``(R_a R_b, p_a + R_a p_b)``: frame b placed in frame a, placed in the world.
+
+    Parameters
+    ----------
+    R_a, R_b : ndarray, shape (3, 3)
+    p_a, p_b : ndarray, shape (3,)
+
+    Returns
+    -------
+    R : ndarray, shape (3, 3)
+    p : ndarray, shape (3,)
+    """
+    R, p = np.zeros((3, 3), dtype=R_b.dtype), np.zeros(3, dtype=R_b.dtype)
+    for r in range(3):
+        p[r] = p_a[r]
+        for k in range(3):
+            p[r] += R_a[r, k] * p_b[k]
+            for c in range(3):
+                R[r, c] += R_a[r, k] * R_b[k, c]
+    return R, p
 
 
 def revolute(axis=(0.0, 0.0, 1.0)):

@@ -10,6 +10,13 @@ the joint twist of body ``i`` is ``s_i = X_0i S_i`` and
 where ``a_i`` is the *spatial* acceleration (the time derivative of ``v_i``).
 Classical accelerations of body points come from the marker functions.
 
+Inside the kernels the same world coordinates are taken about a reference point near the system,
+the origin of body 0's frame (:func:`~dynlib.kernels.reference_point`), instead of the world origin: a moment about
+a point a kilometre away is a large number whose terms cancel, and every joint-space result
+(``tau``, ``H``, ``qdd``) is the same about any point.  The doors move what they return about the
+world origin (:func:`about_origin`), so only the caller's own 6-vectors carry the size of the
+distance.
+
 Chapter: *Rigid-body motion and joints*; Alexiou (2023) eqs. 1-7; Alexiou (1999)
 "Velocity Kinematics", "Acceleration Kinematics"; Concurrent Dynamics (2017) eqs. 2-19.
 """
@@ -24,8 +31,8 @@ from ..core.backend import as_array, as_finite, check_finite, check_index, is_sy
 from ..core.compile import kernel, run
 from ..spatial.algebra import cross3, cross_motion, inverse_transform, motion_transform, skew
 from ..spatial.inertia import momentum
-from .joints import joint_pose
-from .model import check_body, check_model, check_state
+from .joints import compose, joint_pose
+from .model import check_body, check_model, check_state, reference_of, reference_point
 
 __all__ = [
     "Kinematics",
@@ -38,11 +45,6 @@ __all__ = [
     "world_inertias",
     "gravity_acceleration",
     "gravity_wrenches",
-    "world_inertia",
-    "compose",
-    "motion_to_world",
-    "body_kinematics",
-    "body_motion",
 ]
 
 
@@ -124,6 +126,10 @@ def world_inertia(mass, p, R, com, I_com):
 def body_kinematics(m, q):
     """Poses, world joint twists and world inertias of every body of one state, from the base out.
 
+    Positions are measured from the reference point ``r`` (:func:`~dynlib.kernels.reference_point`, the origin of
+    body 0's frame) and the 6-vectors are world coordinates about ``r``, so that nothing cancels far
+    from the world origin.
+
     Parameters
     ----------
     m : ModelArrays
@@ -134,6 +140,7 @@ def body_kinematics(m, q):
     -------
     R : ndarray, shape (n, 3, 3)
     p : ndarray, shape (n, 3)
+        Each body frame's origin, from ``r``.
     s : ndarray, shape (nv, 6)
         The world twist of each entry of ``qd`` (joint ``i``'s ``s_i`` is ``s[v_start[i]:v_start[i + 1]].T``).
     I : ndarray, shape (n, 6, 6)
@@ -146,42 +153,20 @@ def body_kinematics(m, q):
     R, p = np.zeros((n, 3, 3), dtype=q.dtype), np.zeros((n, 3), dtype=q.dtype)
     s = np.zeros((m.v_start[n], 6), dtype=q.dtype)
     I = np.zeros((n, 6, 6), dtype=q.dtype)
+    r = reference_point(m, q)
     for i in range(n):
         q_i = q[m.q_start[i] : m.q_start[i + 1]]
         R_J, p_J = joint_pose(m.kind[i], m.axis[i], m.pitch[i], q_i)
         # child frame in the parent's frame
         R_L, p_L = compose(m.R0[i], m.p0[i], R_J, p_J)
         k = m.parent[i]
-        R[i], p[i] = compose(R[k], p[k], R_L, p_L) if k >= 0 else (R_L, p_L)
+        # a root's position from r
+        R[i], p[i] = compose(R[k], p[k], R_L, p_L) if k >= 0 else (R_L, p_L - r)
         for d in range(m.v_start[i], m.v_start[i + 1]):
             # s = X_0i S: a joint twist
             s[d] = motion_to_world(R[i], p[i], m.S[d])
         I[i] = world_inertia(m.mass[i], p[i], R[i], m.com[i], m.inertia_com[i])
     return R, p, s, I
-
-
-@kernel(inline=True)
-def compose(R_a, p_a, R_b, p_b):
-    """The pose ``(R_a R_b, p_a + R_a p_b)``: frame b placed in frame a, placed in the world.
-
-    Parameters
-    ----------
-    R_a, R_b : ndarray, shape (3, 3)
-    p_a, p_b : ndarray, shape (3,)
-
-    Returns
-    -------
-    R : ndarray, shape (3, 3)
-    p : ndarray, shape (3,)
-    """
-    R, p = np.zeros((3, 3), dtype=R_b.dtype), np.zeros(3, dtype=R_b.dtype)
-    for r in range(3):
-        p[r] = p_a[r]
-        for k in range(3):
-            p[r] += R_a[r, k] * p_b[k]
-            for c in range(3):
-                R[r, c] += R_a[r, k] * R_b[k, c]
-    return R, p
 
 
 @kernel(inline=True)
@@ -220,7 +205,7 @@ def body_motion(m, s, qd, qdd):
     m : ModelArrays
         The model's arrays (``model.arrays``).
     s : ndarray, shape (nv, 6)
-        World twists of the entries of ``qd`` (:func:`body_kinematics`).
+        World twists of the entries of ``qd`` (:func:`~dynlib.kernels.body_kinematics`).
     qd, qdd : ndarray, shape (nv,)
 
     Returns
@@ -245,7 +230,8 @@ def body_motion(m, s, qd, qdd):
 
 @kernel
 def kinematics_batch(m, q, qd, qdd):
-    """:func:`body_kinematics` and :func:`body_motion` for a batch of states (``q`` of shape (B, nq))."""
+    """The kernels :func:`~dynlib.kernels.body_kinematics` and :func:`~dynlib.kernels.body_motion` for a batch of
+    states (``q`` of shape (B, nq))."""
     B, n, nv = q.shape[0], m.parent.shape[0], qd.shape[1]
     R, p, s = np.zeros((B, n, 3, 3)), np.zeros((B, n, 3)), np.zeros((B, nv, 6))
     I, v, a = np.zeros((B, n, 6, 6)), np.zeros((B, n, 6)), np.zeros((B, n, 6))
@@ -265,7 +251,8 @@ def forward_kinematics(model, q, qd=None, qdd=None):
 
     Each body's pose composes its parent's pose with its joint frame's placement and the joint's
     motion; its joint twist is the joint's constant subspace moved to the world; twists and
-    accelerations then add up from the base (:func:`body_kinematics`, :func:`body_motion`)::
+    accelerations then add up from the base (:func:`~dynlib.kernels.body_kinematics`,
+    :func:`~dynlib.kernels.body_motion`)::
 
         T_i = T_parent P_i T_J(q_i)
         s_i = [R_i S_lin + p_i x (R_i S_ang); R_i S_ang]
@@ -304,18 +291,22 @@ def forward_kinematics(model, q, qd=None, qdd=None):
     """
     if qdd is not None and qd is None:
         raise ValueError("qdd needs qd: accelerations depend on velocities")
-    return state_kinematics(check_state(model, q, qd=qd, qdd=qdd, optional=("qd", "qdd")))
+    return about_origin(*state_kinematics(check_state(model, q, qd=qd, qdd=qdd, optional=("qd", "qdd"))))
 
 
 def state_kinematics(state):
-    """The :class:`Kinematics` of a state already checked by :func:`dynlib.check_state` (no checks again)."""
+    """The kinematics of a state already checked by :func:`dynlib.check_state` (no checks again), about its
+    reference point: ``(kin, r)`` (see :func:`kinematics_of`)."""
     return kinematics_of(state.model, state.q, state.qd, state.qdd)
 
 
 def kinematics_of(model, q, qd=None, qdd=None):
-    """:func:`forward_kinematics` of inputs already checked (a door's inner step): runs the kernels.
+    """The kinematics of inputs already checked (a door's inner step), about their reference point: runs the kernels.
 
-    ``q`` may carry leading batch axes (floats only); sympy object arrays run the kernels as Python.
+    Returns ``(kin, r)``: a :class:`Kinematics` whose positions are measured from ``r`` (the origin of
+    body 0's frame, :func:`~dynlib.kernels.reference_point`; shape ``batch + (3,)``) and whose 6-vectors are about
+    ``r``, and ``r`` itself; :func:`about_origin` turns it into :func:`forward_kinematics`'s.  ``q`` may
+    carry leading batch axes (floats only); sympy object arrays run the kernels as Python.
     """
     symbolic = model.symbolic or is_symbolic(q, qd, qdd)
     qd_ = zeros(q.shape[:-1] + (model.nv,), symbolic) if qd is None else qd
@@ -323,12 +314,82 @@ def kinematics_of(model, q, qd=None, qdd=None):
     if symbolic or q.ndim == 1:
         R, p, s, I = run(body_kinematics, None, model.arrays, (q,), (), symbolic)
         v, a = run(body_motion, None, model.arrays, (s, qd_, qdd_), (), symbolic)
+        r = reference_of(model, q)
     else:
         batch = np.broadcast_shapes(q.shape[:-1], qd_.shape[:-1], qdd_.shape[:-1])
         states = (np.broadcast_to(q, batch + q.shape[-1:]), np.broadcast_to(qd_, batch + qd_.shape[-1:]),
                   np.broadcast_to(qdd_, batch + qdd_.shape[-1:]))
-        R, p, s, I, v, a = run(None, kinematics_batch, model.arrays, states, batch)
-    return Kinematics(R, p, joint_columns(model, s), I, None if qd is None else v, None if qdd is None else a)
+        R, p, s, I, v, a = run(body_kinematics, kinematics_batch, model.arrays, states, batch)
+        r = reference_of(model, states[0], batch)
+    kin = Kinematics(R, p, joint_columns(model, s), I, None if qd is None else v, None if qdd is None else a)
+    return kin, r
+
+
+def about_origin(kin, r):
+    """The :class:`Kinematics` ``kin``, measured from the point ``r`` and about it, moved to the world origin.
+
+    Positions gain ``r``; twists, joint twists and accelerations their moment ``r x w``; inertias
+    the parallel-axis terms (:func:`inertia_about_origin`).
+    """
+    if is_symbolic(r) or not np.any(r):  # at the world origin already (an exact state's is)
+        return kin
+    rb = r[..., None, :]
+    return Kinematics(kin.R, kin.p + rb, tuple(motion_about_origin(s, r, columns=True) for s in kin.s),
+                      inertia_about_origin(kin.I, rb), None if kin.v is None else motion_about_origin(kin.v, rb),
+                      None if kin.a is None else motion_about_origin(kin.a, rb))
+
+
+def motion_about_origin(v, r, columns=False):
+    """Motion vectors ``[v_r; w]`` about the point ``r`` as ``[v_r + r x w; w]``, about the world origin.
+
+    ``v`` has shape (..., 6), or (..., 6, k) with ``columns``; ``r`` broadcasts against the rest.
+    """
+    if not np.any(r):  # the world origin itself: nothing to move (and no signed zeros made)
+        return v
+    if columns:
+        return np.swapaxes(motion_about_origin(np.swapaxes(v, -1, -2), r[..., None, :]), -1, -2)
+    return np.concatenate([v[..., :3] + cross3(r, v[..., 3:]), v[..., 3:]], axis=-1)
+
+
+def force_about_origin(f, r, columns=False):
+    """Force vectors ``[f; n_r]`` about the point ``r`` as ``[f; n_r + r x f]``, about the world origin."""
+    if not np.any(r):
+        return f
+    if columns:
+        return np.swapaxes(force_about_origin(np.swapaxes(f, -1, -2), r[..., None, :]), -1, -2)
+    return np.concatenate([f[..., :3], f[..., 3:] + cross3(r, f[..., :3])], axis=-1)
+
+
+def _motion_transform_from(r):
+    """``X`` with ``v_O = X v_r``: ``[[1, [r]x], [0, 1]]``, for points ``r`` of shape (..., 3)."""
+    X = np.zeros(r.shape[:-1] + (6, 6))
+    X[..., range(6), range(6)] = 1.0
+    X[..., :3, 3:] = skew(r)
+    return X
+
+
+def inertia_about_origin(I, r):
+    """Spatial inertias (motion to force) about the point ``r``, about the world origin: ``X^-T I X^-1``."""
+    if not np.any(r):
+        return I
+    X_inv = _motion_transform_from(-r)
+    return np.swapaxes(X_inv, -1, -2) @ I @ X_inv
+
+
+def mobility_about_origin(L, r):
+    """Mobilities (force to motion, ``Lambda_inv``) about the point ``r``, about the world origin: ``X L X^T``."""
+    if not np.any(r):
+        return L
+    X = _motion_transform_from(r)
+    return X @ L @ np.swapaxes(X, -1, -2)
+
+
+def force_map_about_origin(Phi, r):
+    """Maps from force to force about the point ``r``, about the world origin: ``X^-T Phi X^T``."""
+    if not np.any(r):
+        return Phi
+    X = _motion_transform_from(r)
+    return np.swapaxes(_motion_transform_from(-r), -1, -2) @ Phi @ np.swapaxes(X, -1, -2)
 
 
 def centres_of_mass(model, kin):
@@ -477,11 +538,11 @@ def body_jacobian(model, q, body, frame="world"):
     body = check_body(model, body)
     if frame not in ("world", "local"):
         raise ValueError(f"frame must be 'world' or 'local', got {frame!r}")
-    kin = state_kinematics(check_state(model, q, batch=False))  # one configuration, not a batch
-    J = world_jacobian(model, kin, body)
+    kin, r = state_kinematics(check_state(model, q, batch=False))  # one configuration, not a batch
+    J = world_jacobian(model, kin, body)  # about r
     if frame == "local":
-        J = inverse_transform(motion_transform(kin.R[body], kin.p[body])) @ J
-    return J
+        return inverse_transform(motion_transform(kin.R[body], kin.p[body])) @ J
+    return motion_about_origin(J, r, columns=True)
 
 
 def point_jacobian(model, q, body, point):
@@ -501,7 +562,7 @@ def point_jacobian(model, q, body, point):
     """
     body = check_body(model, body)
     check_finite(as_array(point, "point"), "point")
-    kin = state_kinematics(check_state(model, q, batch=False))  # one configuration, not a batch
+    kin, _ = state_kinematics(check_state(model, q, batch=False))  # one configuration, about its reference point
     x, _, _ = marker_motion(kin, body, point)
     J = world_jacobian(model, kin, body)
     return J[:3] - skew(x) @ J[3:]
@@ -511,7 +572,7 @@ def world_inertias(model, kin):
     """Spatial inertia of every body in world coordinates about the world origin.
 
     ``I_i = X*_0i I_i^body X_i0`` (Alexiou (2023) eq. 9 with ``R_i I^body R_i^T``, eq. 8),
-    evaluated by :func:`forward_kinematics` (the kernel :func:`world_inertia`) from the mass ``m``,
+    evaluated by :func:`forward_kinematics` (the kernel :func:`~dynlib.kernels.world_inertia`) from the mass ``m``,
     the world centre of mass ``c`` and the rotational inertia about it, ``R_i I_com R_i^T``,
     without forming the 6×6 transforms::
 

@@ -114,9 +114,9 @@ class LoopConstraint:
             if body >= model.n_bodies:
                 raise ValueError(f"constraint body {body} does not exist (the model has {model.n_bodies} bodies)")
 
-    def _residual(self, model, q, kin):
-        xa, _, _, Ra, _, _ = _side(model, kin, self.body_a, self.point_a)
-        xb, _, _, Rb, _, _ = _side(model, kin, self.body_b, self.point_b)
+    def _residual(self, model, q, kin, r):
+        xa, _, _, Ra, _, _ = _side(model, kin, self.body_a, self.point_a, r)
+        xb, _, _, Rb, _, _ = _side(model, kin, self.body_b, self.point_b, r)
         rows = [self.linear_axes @ (xa - xb)]
         if len(self.angular_axes):
             rows.append(self.angular_axes @ log_so3(Ra @ self.rotation_ab @ Rb.T))
@@ -213,7 +213,7 @@ class JointCoupling:
                 raise ValueError(f"joint coupling {name} {body} ({model.names[body]!r}) is a {kind} joint: a "
                                  f"coupling ties one-coordinate joints ({', '.join(COUPLED_KINDS)})")
 
-    def _residual(self, model, q, kin):
+    def _residual(self, model, q, kin, r):
         qj, qi = q[model.q_slices[self.joint].start], q[model.q_slices[self.leader].start]
         return np.array([qj - self.multiplier * qi - self.offset])
 
@@ -248,11 +248,15 @@ def check_constraints(model, constraints):
     return constraints
 
 
-def _side(model, kin, body, point):
-    """Position, velocity, acceleration of a constraint point and the body's rotation and rates."""
+def _side(model, kin, body, point, r=None):
+    """Position, velocity, acceleration of a constraint point and the body's rotation and rates.
+
+    ``kin`` holds positions from the reference point ``r`` (see :func:`dynlib.multibody.kinematics.kinematics_of`):
+    a point fixed in the world is moved there too (rates alone need no ``r``).
+    """
     if body < 0:
         zero = np.zeros(3)
-        return point, zero, zero, np.eye(3), zero, zero
+        return point if r is None else point - r, zero, zero, np.eye(3), zero, zero
     x, xd, xdd = marker_motion(kin, body, point)
     w = None if kin.v is None else kin.v[body, 3:]
     alpha = None if kin.a is None else kin.a[body, 3:]
@@ -274,7 +278,7 @@ def constraint_residual(model, q, constraints):
     """
     constraints = check_constraints(model, constraints)
     state = check_state(model, q, batch=False)
-    return loop_residual(model, state.q, state_kinematics(state), constraints)
+    return loop_residual(model, state.q, *state_kinematics(state), constraints)
 
 
 def constraint_jacobian(model, q, constraints):
@@ -295,7 +299,7 @@ def constraint_jacobian(model, q, constraints):
     Kim (2012) eq. 55.
     """
     constraints = check_constraints(model, constraints)
-    return loop_jacobian(model, state_kinematics(check_state(model, q, batch=False)), constraints)
+    return loop_jacobian(model, state_kinematics(check_state(model, q, batch=False))[0], constraints)
 
 
 def constraint_bias(model, q, qd, constraints):
@@ -315,16 +319,17 @@ def constraint_bias(model, q, qd, constraints):
     """
     constraints = check_constraints(model, constraints)
     state = check_state(model, q, qd=qd, qdd=np.zeros(model.nv), batch=False)
-    return loop_bias(model, state_kinematics(state), constraints)
+    return loop_bias(model, state_kinematics(state)[0], constraints)
 
 
-def loop_residual(model, q, kin, constraints):
-    """``phi(q)`` of checked constraints at ``q`` (with its kinematics ``kin``): each constraint's rows, stacked."""
-    return np.concatenate([c._residual(model, q, kin) for c in constraints])
+def loop_residual(model, q, kin, r, constraints):
+    """``phi(q)`` of checked constraints at ``q`` (with its kinematics ``kin`` about the reference point ``r``,
+    :func:`dynlib.multibody.kinematics.kinematics_of`): each constraint's rows, stacked."""
+    return np.concatenate([c._residual(model, q, kin, r) for c in constraints])
 
 
 def loop_jacobian(model, kin, constraints):
-    """``A(q)`` of checked constraints from the kinematics ``kin`` of ``q``."""
+    """``A(q)`` of checked constraints from the kinematics ``kin`` of ``q`` (about any point)."""
     return np.concatenate([c._jacobian(model, kin) for c in constraints])
 
 
@@ -359,10 +364,11 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12,
     """
     q = check_configuration(model, q).copy()
     constraints = check_constraints(model, constraints)
-    scale = max(1.0, float(np.abs(model.placements[:, :3, 3]).max()))
+    inner = [i for i in range(model.n_bodies) if model.parent[i] >= 0]  # not the roots: where the mechanism stands
+    scale = max(1.0, float(np.abs(model.placements[inner, :3, 3]).max(initial=0.0)))
     # the iterates stay unit: they are checked once, on the way in
-    kin = kinematics_of(model, q)
-    phi = loop_residual(model, q, kin, constraints)
+    kin, r = kinematics_of(model, q)
+    phi = loop_residual(model, q, kin, r, constraints)
     for _ in range(max_iterations):
         if np.abs(phi).max() <= tol * scale:
             return q
@@ -372,8 +378,8 @@ def project_configuration(model, q, constraints, fixed=(), tol=1e-12,
         step[list(fixed)] = 0.0  # exactly, not to round-off
         for _ in range(20):  # halve the Gauss-Newton step until the residual drops
             q_try = advance(model, q, step)
-            kin_try = kinematics_of(model, q_try)
-            phi_try = loop_residual(model, q_try, kin_try, constraints)
+            kin_try, r_try = kinematics_of(model, q_try)
+            phi_try = loop_residual(model, q_try, kin_try, r_try, constraints)
             if np.linalg.norm(phi_try) < np.linalg.norm(phi):
                 break
             step = step / 2
@@ -447,7 +453,7 @@ def dependent_motion(model, q, constraints, independent, qd_independent,
     q = check_configuration(model, q)
     ind = np.asarray(independent, dtype=int).reshape(-1)
     dep = np.setdiff1d(np.arange(model.nv), ind)
-    kin = kinematics_of(model, q)
+    kin, _ = kinematics_of(model, q)
     A = loop_jacobian(model, kin, constraints)
     distinct = len(np.unique(ind)) == len(ind)
     in_range = np.all((0 <= ind) & (ind < model.nv))
@@ -466,7 +472,7 @@ def dependent_motion(model, q, constraints, independent, qd_independent,
         return qd, None
     qdd = np.zeros(model.nv)
     qdd[ind] = qdd_independent
-    kin = kinematics_of(model, q, qd, np.zeros(model.nv))
+    kin, _ = kinematics_of(model, q, qd, np.zeros(model.nv))
     bias = loop_bias(model, kin, constraints)
     qdd[dep] = solve(A[:, dep], -A[:, ind] @ qdd[ind] - bias, what)
     return qd, qdd

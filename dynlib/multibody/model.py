@@ -31,11 +31,11 @@ from ..core.backend import (
     is_symbolic,
     zeros,
 )
-from ..core.compile import bounded
-from ..spatial.algebra import skew
+from ..core.compile import bounded, compiled_as, kernel, run
+from ..spatial.algebra import cross3, skew
 from ..spatial.inertia import check_rotational_inertia, inertia_parameters, principal_moments
 from ..spatial.rotations import check_unit_quaternion
-from .joints import KIND_CODES, Joint
+from .joints import KIND_CODES, Joint, compose, joint_pose
 
 __all__ = [
     "Model",
@@ -386,6 +386,105 @@ def check_body(model, body, name="body"):
     return int(body)
 
 
+def reference_point(m, q):
+    """The point about which the kernels take moments: the origin of body 0's frame, in the world.
+
+    Far from the world origin a moment about the origin is a large number whose terms cancel; about
+    a point of the system they stay the size of the system, and every joint-space result is the same
+    about any point.  :func:`dynlib.check_state` gives the kernels external wrenches about this point,
+    and the doors move what they return back to the world origin.
+
+    Parameters
+    ----------
+    m : ModelArrays
+        The model's arrays (``model.arrays``).
+    q : ndarray, shape (nq,)
+
+    Returns
+    -------
+    ndarray, shape (3,)
+        Zero for exact (sympy) states, which lose nothing far from the origin.
+    """
+    if is_symbolic(q, m.p0):
+        return np.zeros(3, dtype=object)
+    return _origin_of_body_0(m, q)
+
+
+@kernel(inline=True)
+def _origin_of_body_0(m, q):
+    R_J, p_J = joint_pose(m.kind[0], m.axis[0], m.pitch[0], q[m.q_start[0] : m.q_start[1]])
+    return compose(m.R0[0], m.p0[0], R_J, p_J)[1]
+
+
+@compiled_as(reference_point, inline=True)
+def _reference_point(m, q):
+    return _origin_of_body_0(m, q)
+
+
+@kernel
+def reference_points(m, q):
+    """:func:`~dynlib.kernels.reference_point` of a batch of configurations (``q`` of shape (B, nq))."""
+    r = np.zeros((q.shape[0], 3))
+    for b in range(q.shape[0]):
+        r[b] = reference_point(m, q[b])
+    return r
+
+
+def reference_of(model, q, batch=()):
+    """:func:`~dynlib.kernels.reference_point` of checked configurations ``q`` (batch axes ``batch``): shape
+    ``batch + (3,)``."""
+    if model.symbolic or is_symbolic(q):
+        return np.zeros(3, dtype=object)
+    return run(_origin_of_body_0, reference_points, model.arrays, (q,), batch)
+
+
+def force_about(f, r):
+    """Force vectors ``[f; n_O]`` about the world origin as ``[f; n_O - r x f]``, about the point ``r``.
+
+    Far from the origin ``n_O`` and ``r x f`` are large and nearly equal: their products and sums are
+    carried exactly (error-free transformations, :func:`_exact_product`) and rounded once, so that the
+    moment about ``r`` is as accurate as ``n_O`` itself allows.  ``f`` has shape (..., 6) and ``r``
+    broadcasts against ``f[..., :3]``.
+    """
+    if is_symbolic(f, r):
+        return np.concatenate([f[..., :3], f[..., 3:] - cross3(r, f[..., :3])], axis=-1)
+    if not np.any(r):  # the world origin itself
+        return f
+    force, n = f[..., :3], f[..., 3:]
+    r = np.broadcast_to(r, force.shape)
+    moment = np.empty(np.broadcast_shapes(n.shape, force.shape))
+    for k in range(3):  # n_k - (r_a f_b - r_b f_a) for (a, b) the other two axes in order
+        a, b = (k + 1) % 3, (k + 2) % 3
+        p, p_err = _exact_product(r[..., a], force[..., b])
+        m, m_err = _exact_product(r[..., b], force[..., a])
+        total, err_1 = _exact_sum(n[..., k], -p)
+        total, err_2 = _exact_sum(total, m)
+        moment[..., k] = total + (err_1 + err_2 - p_err + m_err)
+    return np.concatenate([np.broadcast_to(force, moment.shape), moment], axis=-1)
+
+
+def _exact_sum(a, b):
+    """``a + b`` rounded, and its rounding error: ``a + b = s + e`` exactly (Knuth's TwoSum)."""
+    s = a + b
+    v = s - a
+    return s, (a - (s - v)) + (b - v)
+
+
+def _exact_product(a, b):
+    """``a b`` rounded, and its rounding error: ``a b = p + e`` exactly (Dekker's product, Veltkamp's split)."""
+    p = a * b
+    a_hi, a_lo = _split(a)
+    b_hi, b_lo = _split(b)
+    return p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+
+
+def _split(a):
+    """``a = hi + lo`` exactly, each with at most 26 significant bits."""
+    c = 134217729.0 * a  # 2^27 + 1
+    hi = c - (c - a)
+    return hi, a - hi
+
+
 class State(NamedTuple):
     """The checked inputs of an algorithm (see :func:`check_state`).
 
@@ -399,11 +498,14 @@ class State(NamedTuple):
     qd, qdd, tau : ndarray, shape batch + (nv,), or None
         The joint-space vectors the algorithm takes (None for those it does not).
     f_ext : ndarray, shape batch + (n, 6)
-        External wrenches (zeros if none were given).
+        External wrenches (zeros if none were given), world coordinates about the reference point ``r``.
     batch : tuple of int
         The leading batch shape, ``()`` for one state.
     symbolic : bool
         True when the state holds sympy expressions: the kernels then run as Python.
+    r : ndarray, shape batch + (3,), or None
+        The reference point of each state (:func:`~dynlib.kernels.reference_point`), when external wrenches were given
+        (None otherwise: :func:`reference` computes it).
     """
 
     model: Model
@@ -415,6 +517,12 @@ class State(NamedTuple):
     f_ext: np.ndarray
     batch: tuple
     symbolic: bool
+    r: np.ndarray | None = None
+
+
+def reference(state):
+    """The reference point of a checked state (:func:`~dynlib.kernels.reference_point`), shape ``batch + (3,)``."""
+    return reference_of(state.model, state.q, state.batch) if state.r is None else state.r
 
 
 _FLOAT = np.dtype(float)
@@ -439,6 +547,7 @@ def check_state(model, q, qd=NOT_TAKEN, qdd=NOT_TAKEN, tau=NOT_TAKEN, f_ext=None
     qd, qdd, tau : array_like, shape (nv,) or (..., nv), optional
         Pass those the algorithm takes; ``None`` is an error unless the name is in ``optional``.
     f_ext : array_like, shape (n, 6) or (..., n, 6), optional
+        World coordinates about the world origin; the state holds them about its reference point.
     batch : bool
         Accept leading batch axes.
     optional : tuple of str
@@ -452,10 +561,14 @@ def check_state(model, q, qd=NOT_TAKEN, qdd=NOT_TAKEN, tau=NOT_TAKEN, f_ext=None
     qd = None if qd is NOT_TAKEN else _taken_vector(model, qd, "qd", batch, optional)
     qdd = None if qdd is NOT_TAKEN else _taken_vector(model, qdd, "qdd", batch, optional)
     tau = None if tau is NOT_TAKEN else _taken_vector(model, tau, "tau", batch, optional)
+    given = f_ext is not None
     f_ext = check_external_forces(model, f_ext, batch)
     if (not model.symbolic and q.ndim == 1 and q.dtype is _FLOAT and f_ext.ndim == 2 and f_ext.dtype is _FLOAT
             and _one_float_vector(qd) and _one_float_vector(qdd) and _one_float_vector(tau)):
-        return State(model, model.arrays, q, qd, qdd, tau, f_ext, (), False)  # one numeric state: the usual case
+        if not given:  # one numeric state without external wrenches: the usual case
+            return State(model, model.arrays, q, qd, qdd, tau, f_ext, (), False)
+        r = reference_of(model, q)
+        return State(model, model.arrays, q, qd, qdd, tau, force_about(f_ext, r), (), False, r)
     vectors = {"qd": qd, "qdd": qdd, "tau": tau}
     given = [x for x in vectors.values() if x is not None]
     shape = broadcast_batch((q, 1, "q"), (f_ext, 2, "f_ext"),
@@ -470,7 +583,11 @@ def check_state(model, q, qd=NOT_TAKEN, qdd=NOT_TAKEN, tau=NOT_TAKEN, f_ext=None
     elif shape:
         q, f_ext = np.broadcast_to(q, shape + q.shape[-1:]), np.broadcast_to(f_ext, shape + f_ext.shape[-2:])
         vectors = {name: None if x is None else np.broadcast_to(x, shape + x.shape[-1:]) for name, x in vectors.items()}
-    return State(model, model.arrays, q, vectors["qd"], vectors["qdd"], vectors["tau"], f_ext, shape, symbolic)
+    r = None
+    if given and not symbolic:
+        r = reference_of(model, q, shape)
+        f_ext = force_about(f_ext, r[..., None, :])
+    return State(model, model.arrays, q, vectors["qd"], vectors["qdd"], vectors["tau"], f_ext, shape, symbolic, r)
 
 
 def _taken_vector(model, x, name, batch, optional):

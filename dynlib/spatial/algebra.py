@@ -20,11 +20,14 @@ from ..core.backend import (
     as_finite,
     broadcast_batch,
     check_finite,
+    check_magnitude,
     check_result,
+    check_rotation,
     check_shape,
     float_entries,
     is_symbolic,
     promote,
+    quoted,
     zeros,
 )
 from ..core.compile import compiled_as, kernel
@@ -40,6 +43,7 @@ __all__ = [
     "motion_transform",
     "force_transform",
     "inverse_transform",
+    "check_transform",
 ]
 
 def skew(w):
@@ -289,7 +293,7 @@ def motion_transform(R, p):
     True
     """
     R, p = as_array(R, "R"), as_array(p, "p")
-    check_shape(R, (3, 3), "R")
+    check_rotation(R, "R")
     check_shape(p, (3,), "p")
     batch = broadcast_batch((R, 2, "R"), (p, 1, "p"))
     R_, p_ = promote(R, p)
@@ -323,7 +327,7 @@ def force_transform(R, p):
     >>> bool(np.allclose(Xf @ f_B, [0, 1, 0, 0, 0, 1]))  # its moment about A's origin
     True
     """
-    return np.swapaxes(inverse_transform(motion_transform(R, p)), -1, -2)
+    return np.swapaxes(_transposed_blocks(motion_transform(R, p)), -1, -2)
 
 
 def inverse_transform(X):
@@ -343,11 +347,63 @@ def inverse_transform(X):
     """
     X = as_array(X, "X")
     check_shape(X, (6, 6), "X")
+    check_transform(X, "X")
+    return _transposed_blocks(X)
+
+
+def _transposed_blocks(X):
+    """``[[A.T, B.T], [C.T, D.T]]`` of ``X = [[A, B], [C, D]]``: the inverse of a Plücker transform."""
     Y = np.empty_like(X)
     for r in (slice(0, 3), slice(3, 6)):
         for c in (slice(0, 3), slice(3, 6)):
             Y[..., r, c] = np.swapaxes(X[..., r, c], -1, -2)
-    return check_result(Y, (X, "X"))  # the entries of X: NaN or infinity in X
+    return Y
+
+
+def check_transform(X, name="X", tol=1e-6):
+    """Raise ValueError unless a numeric ``X`` of shape (..., 6, 6) is a Plücker transform.
+
+    That is ``[[R, [p] R], [0, R]]`` (motion, :func:`motion_transform`) or ``[[R, 0], [[p] R, R]]``
+    (force, :func:`force_transform`) with ``R`` a rotation and ``[p]`` skew-symmetric, each to ``tol``
+    (relative to its size for ``[p]``).  Sympy matrices are checked for shape only.
+
+    Parameters
+    ----------
+    X : ndarray, shape (..., 6, 6)
+    name : str
+        How the error message names the argument.
+    tol : float
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Saying which block is wrong: the rotation, the diagonal blocks, or the off-diagonal ones.
+    """
+    check_shape(X, (6, 6), name)
+    if X.dtype == object:
+        return
+    check_magnitude(X, name)
+    what = (f"{name} must be a Plücker transform, [[R, [p] R], [0, R]] (motion) or [[R, 0], [[p] R, R]] (force) "
+            "with R a rotation")
+    A, B, C, D = X[..., :3, :3], X[..., :3, 3:], X[..., 3:, :3], X[..., 3:, 3:]
+    try:
+        check_rotation(A, f"{name}[..., :3, :3]", tol)
+    except ValueError as err:
+        raise ValueError(f"{what}; {err}") from None
+    if not np.abs(D - A).max(initial=0.0) <= tol:
+        raise ValueError(f"{what}; its diagonal blocks differ (by up to {quoted(np.abs(D - A).max())})")
+    motion, force = np.abs(C).max(initial=0.0) <= tol, np.abs(B).max(initial=0.0) <= tol
+    if not (motion or force):
+        raise ValueError(f"{what}; neither off-diagonal block is zero")
+    P = (B if motion else C) @ np.swapaxes(A, -1, -2)  # [p]
+    asymmetry = np.abs(P + np.swapaxes(P, -1, -2)).max(initial=0.0)
+    if not asymmetry <= tol * max(1.0, np.abs(P).max(initial=0.0)):
+        raise ValueError(f"{what}; its off-diagonal block times R^T is not skew-symmetric ([p] + [p]^T is "
+                         f"{quoted(asymmetry)})")
 
 
 # What numba compiles for the products above when a kernel calls them with one pair of float vectors:

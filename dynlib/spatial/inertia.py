@@ -271,9 +271,9 @@ def transform_inertia(X, I):
     ----------
     Lecture 4 "Spatial Momentum" (parallel-axis theorem); Kim (2012) eq. 21.
     """
-    X, I = as_array(X, "X"), as_array(I, "I")
-    check_shape(I, (6, 6), "I")
-    X_inv = inverse_transform(X)
+    X = as_array(X, "X")
+    X_inv = inverse_transform(X)  # checks that X is a Plücker transform
+    I = as_finite(I, (6, 6), "I")
     broadcast_batch((X, 2, "X"), (I, 2, "I"))
     return check_result(np.swapaxes(X_inv, -1, -2) @ I @ X_inv, (X, "X"), (I, "I"))
 
