@@ -26,6 +26,7 @@ from .plotting import (
     draw_vectors,
     joint_positions,
     set_axes_equal,
+    use_book_style,
 )
 from .widgets import (
     articulated_inertia_explorer,
@@ -52,6 +53,7 @@ __all__ = [
     "check_function",
     "check_answer",
     "check_property",
+    "use_book_style",
     "set_axes_equal",
     "draw_frame",
     "joint_positions",

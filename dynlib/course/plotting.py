@@ -1,7 +1,14 @@
-"""Drawing helpers for the chapters (matplotlib): frames, trees of bodies, screw axes.
+"""Drawing helpers for the chapters (matplotlib): the book's figure style, frames, trees of bodies,
+screw axes and animations.
 
-Import explicitly (``import dynlib.plotting as dp``); the rest of dynlib does not need
-matplotlib.  Every function draws on an axes you pass and returns what it drew.
+Import explicitly (``import dynlib.course.plotting as dp``); the rest of dynlib does not need
+matplotlib.  Every drawing function draws on an axes you pass and returns what it drew.
+
+The book's figures share one style, :data:`BOOK_STYLE`, which a chapter turns on once with
+:func:`use_book_style` (importing this module changes no matplotlib setting).  It is made for the
+page: a figure at most :data:`FIGURE_WIDTH` inches wide, at 100 dots per inch, shows at its
+natural size in the HTML text column and in the PDF's text block, so its text, at least
+:data:`SMALLEST_TEXT_PT` points, is read at that size.
 
 Chapter: *Rigid-body motion and joints* (chains), *Screws, twists and wrenches* (axes).
 """
@@ -16,6 +23,10 @@ from ..multibody.kinematics import centres_of_mass, forward_kinematics
 from ..spatial.projective import line_point_direction
 
 __all__ = [
+    "BOOK_STYLE",
+    "FIGURE_WIDTH",
+    "SMALLEST_TEXT_PT",
+    "use_book_style",
     "set_axes_equal",
     "draw_frame",
     "joint_positions",
@@ -29,6 +40,59 @@ __all__ = [
 ]
 
 AXIS_COLOURS = ("tab:red", "tab:green", "tab:blue")
+
+FIGURE_WIDTH = 6.4
+"""The widest figure, in inches: at 100 dpi it fits the HTML text column (about 690 px) and the PDF's
+6.5 in text block at its natural size."""
+
+SMALLEST_TEXT_PT = 9
+"""No text in a figure is smaller than this, in points at the figure's natural size."""
+
+BOOK_STYLE = {
+    "figure.figsize": (FIGURE_WIDTH, 3.6),
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "figure.facecolor": "white",
+    "font.size": 10,
+    "axes.titlesize": 10,
+    "axes.labelsize": 10,
+    "xtick.labelsize": SMALLEST_TEXT_PT,
+    "ytick.labelsize": SMALLEST_TEXT_PT,
+    "legend.fontsize": SMALLEST_TEXT_PT,
+    "legend.title_fontsize": SMALLEST_TEXT_PT,
+    "figure.titlesize": 11,
+    "legend.framealpha": 0.9,
+    "legend.edgecolor": "0.8",
+    "lines.linewidth": 1.6,
+    "lines.markersize": 5,
+    "axes.linewidth": 0.8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "mathtext.fontset": "dejavusans",
+    "image.cmap": "viridis",
+}
+"""The matplotlib settings (``rcParams``) of every figure of the book: sizes, fonts, lines, colours."""
+
+
+def use_book_style():
+    """Turn on the book's figure style (:data:`BOOK_STYLE`) for the figures drawn after it.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> use_book_style()
+    >>> matplotlib.rcParams["xtick.labelsize"] >= SMALLEST_TEXT_PT
+    True
+    >>> matplotlib.rcParams["figure.figsize"][0] <= FIGURE_WIDTH
+    True
+    """
+    import matplotlib
+
+    matplotlib.rcParams.update(BOOK_STYLE)
 
 # matplotlib's player draws its buttons with Font Awesome icons fetched from a CDN; offline
 # pages get plain Unicode glyphs instead.
@@ -340,8 +404,11 @@ def animation_html(animation, name):
     return Player(html, still.getvalue(), html.count("data:image/png;base64,"))
 
 
-def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=None, figsize=(4, 4), dpi=72):
+def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=None, figsize=(3.2, 3.2), dpi=100):
     """Animate a planar (xy) or spatial motion of a model as an offline player.
+
+    Each frame shows the model at one time, with the time in seconds above it and the axes
+    labelled in metres; a figure caption (the cell's ``mystnb.figure`` metadata) says what to watch.
 
     Parameters
     ----------
@@ -412,6 +479,10 @@ def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=N
         else:
             ax.set_aspect("equal")
         ax.set_title(f"t = {t[k]:.2f} s")
+        ax.set_xlabel("x (m)")
+        ax.set_ylabel("y (m)")
+        if three_d:
+            ax.set_zlabel("z (m)")
         if extras is not None:
             extras(ax, k)
 
