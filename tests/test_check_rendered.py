@@ -72,8 +72,8 @@ def test_the_html_check_reads_the_raw_blocks_once():
 
 
 # A small Sphinx project built as the book is (XeLaTeX, FreeSerif and FreeMono): prose with a raw
-# link text and a Markdown table printed as text, a code block wider than the page, and code that
-# may hold TeX (it is code, not prose).
+# link text and a Markdown table printed as text, an equation wider than the page, a code block
+# wider than the page, and code that may hold TeX (it is code, not prose).
 CONF = """project = "t"
 latex_engine = "xelatex"
 latex_elements = {"fontpkg": "\\\\setmainfont{FreeSerif}\\\\setsansfont{FreeSans}\\\\setmonofont{FreeMono}"}
@@ -87,11 +87,15 @@ Raw text in prose: Lecture 4's {}^A\\\\mathbf I and a role {eq}`eq-x`.
 |---|---|
 | 1 | (0, 0, 1) |
 
+.. math::
+
+   {long}
+
 .. code-block:: python
 
     label = r"$\\mathbf I^A_i$"  # TeX in code is code
     a[i] = (a[k] if k >= 0 else m.a_base) + s[d].T @ qdd[d] + cross_motion(v[i], vJ) + cross_motion(v[i], vJ) + 1
-"""
+""".replace("{long}", " + ".join(f"a_{{{k}}} b_{{{k}}}" for k in range(45)))
 
 
 @pytest.fixture(scope="module")
@@ -117,4 +121,5 @@ def test_raw_text_and_broken_code_lines_in_a_pdf_are_found(small_pdf):
     assert "{}^A\\mathbf I" in excerpts and "{eq}`eq-x`" in excerpts and "|---|" in excerpts.replace("—", "---")
     assert "label" not in excerpts  # the TeX inside the code block is code
     assert {"raw TeX", "raw MyST role", "Markdown table"} <= set(kinds)
+    assert kinds.count("wider than the text block") == 1               # the equation runs into the margin
     assert check_rendered.main("pdf", small_pdf) == 1

@@ -146,3 +146,17 @@ def test_solutions_move_to_the_end_of_an_exercise_page_and_checks_are_left_out()
     assert solutions[0].astext() == "Solutions"
     moved = [s for s in solutions.children if type(s).__name__ == "solution_node"]
     assert [s[0].astext() for s in moved] == ["answer 1", "answer 2"] and all(len(s) == 2 for s in moved)
+
+
+def test_long_lines_of_text_outputs_wrap_at_spaces_to_the_page():
+    check = "holds: " + "every split within 30 cond(H) eps of aba, " * 4
+    text = "\n".join(["[1. 2. 3.]", check, "x" * 120])
+    wrapped = latex_book.wrapped_output(text).split("\n")
+    assert wrapped[0] == "[1. 2. 3.]" and wrapped[-1] == "x" * 120       # short lines and unbreakable ones stay
+    assert all(len(line) <= 94 for line in wrapped[1:-1]) and len(wrapped) == 4
+    assert wrapped[2].startswith("    ") and " ".join(" ".join(wrapped[1:-1]).split()) == " ".join(check.split())
+    output = nodes.literal_block(text, text, classes=["output", "stream"])
+    listing = nodes.literal_block("y = " + "1 + " * 40, "y = " + "1 + " * 40)
+    section = nodes.section("", output, listing)
+    latex_book.wrap_text_outputs(section)
+    assert output.astext() == "\n".join(wrapped) and listing.astext() == "y = " + "1 + " * 40   # code is not rewrapped

@@ -12,7 +12,8 @@ inline code and scripts.  In the PDF (``pdf`` mode) the text is read with popple
 (``pdftohtml -xml``, which keeps each piece of text's font): the text outside the monospaced
 code font is prose, and the whole text is also searched for the marks of code lines that
 LaTeX broke because they were wider than the page (a line continued after a hooked arrow), which
-a printed book never has.
+a printed book never has; each page is also rendered as an image and fails when ink reaches into the
+left or right margin (an equation, matrix or table wider than the text block).
 
 Usage: ``python tools/check_rendered.py html [BUILD_HTML_DIR]`` or
 ``python tools/check_rendered.py pdf [BOOK_PDF]``; exit status 1 when something is raw.
@@ -24,6 +25,7 @@ import html as html_module
 import re
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
 from pathlib import Path
@@ -42,6 +44,12 @@ RAW = {
 # Code lines that LaTeX broke: the continuation starts with Sphinx's hooked arrow, which pdftotext
 # reads as ",→" (or "↪"), usually at the start of a line.
 CONTINUATION = re.compile(r",\s?→|↪")
+
+# The PDF's text block: Sphinx's default geometry (hmargin=1in) on every page; ink this far into a
+# side margin is something wider than the text.
+MARGIN_IN = 1.0
+MARGIN_SLACK_PT = 4.0
+INK = 140  # grey level (0 black, 255 white) darker than which a pixel counts as ink
 
 # What is not prose in a built HTML page: math (typeset by MathJax from these elements), code and
 # literal blocks (inputs, outputs, listings), inline code, scripts and styles.
@@ -163,6 +171,31 @@ def pdf_pages_text(pdf):
     return list(zip(prose_pages, plain))
 
 
+def read_pgm(path):
+    """Width, height and grey bytes of a binary PGM image (what ``pdftoppm -gray`` writes)."""
+    data = Path(path).read_bytes()
+    magic, width, height, _, pixels = data.split(maxsplit=4)
+    if magic != b"P5":
+        raise ValueError(f"{path} is not a binary PGM image")
+    return int(width), int(height), pixels
+
+
+def pages_into_margins(pdf, dpi=36):
+    """``{page number: pixels of ink}`` for the pages with ink in a side margin, between header and footer."""
+    found = {}
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", str(pdf), f"{folder}/page"], check=True)
+        for image in sorted(Path(folder).glob("page-*.pgm")):
+            width, height, pixels = read_pgm(image)
+            margin = int((MARGIN_IN * 72 - MARGIN_SLACK_PT) * dpi / 72)
+            columns = list(range(3, margin)) + list(range(width - margin, width - 3))
+            ink = sum(1 for y in range(int(0.08 * height), int(0.92 * height)) for x in columns
+                      if pixels[y * width + x] < INK)
+            if ink:
+                found[int(image.stem.split("-")[-1])] = ink
+    return found
+
+
 def check_pdf(pdf):
     """``{"p. N": [(kind, excerpt)]}`` for every page of the PDF with raw source or broken code lines."""
     problems = {}
@@ -179,7 +212,10 @@ def check_pdf(pdf):
                 found.append(("code line broken across lines", broken[:120]))
         if found:
             problems[f"p. {number}"] = found
-    return problems
+    for number, ink in pages_into_margins(pdf).items():
+        problems.setdefault(f"p. {number}", []).append(
+            ("wider than the text block", f"{ink} pixels of ink in a side margin (at 36 dpi)"))
+    return dict(sorted(problems.items(), key=lambda item: int(item[0].split()[-1])))
 
 
 def report(problems, what):

@@ -18,6 +18,8 @@ as chapter 8, and the parts of ``_toc.yml`` are lost.  Here:
 - on an exercise page the solutions move to a "Solutions" section at the end of the page (the end
   of the chapter) and the check cells, which only test an answer when the notebook runs, are left
   out;
+- a text output's lines longer than the page holds at 8 pt are wrapped at spaces, continued with an
+  indent (the HTML wraps them in the browser, book.css), so printed outputs fit the page;
 - every code block is set in a font small enough for its longest line to fit the text width
   (8 pt, smaller for a block with longer lines, down to ``SMALLEST_CODE_PT``), so that no line is
   broken; a line too long even for that is broken, and ``tools/check_rendered.py`` reports it.
@@ -26,6 +28,7 @@ as chapter 8, and the parts of ``_toc.yml`` are lost.  Here:
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 import yaml
@@ -58,6 +61,32 @@ def leave_out_folded(doctree):
         for child in list(cell.children):
             if drop & set(child.get("classes", [])):
                 cell.remove(child)
+
+
+def wrapped_output(text, columns=None):
+    """A text output with each line longer than ``columns`` wrapped at spaces, continued 4 spaces in."""
+    columns = columns or int(CODE_WIDTH_PT / (0.6 * CODE_PT))
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= columns or " " not in line.strip():
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(line, width=columns, initial_indent="", subsequent_indent=indent + "    ",
+                               break_long_words=False, break_on_hyphens=False, drop_whitespace=True) or [line]
+    return "\n".join(lines)
+
+
+def wrap_text_outputs(doctree):
+    """Wrap the long lines of every text output (stream and plain text) to the width of the page."""
+    for block in list(doctree.findall(nodes.literal_block)):
+        if "output" in block.get("classes", []):
+            text = block.astext()
+            wrapped = wrapped_output(text)
+            if wrapped != text:
+                block.children = []
+                block += nodes.Text(wrapped)
+                block.rawsource = wrapped
 
 
 def code_font_size(text):
@@ -182,6 +211,7 @@ def _doctree_resolved(app, doctree, docname):
         for page in list(doctree.findall(addnodes.start_of_file)):
             if page.get("docname", "").startswith("exercises/"):
                 solutions_at_the_end(page)
+        wrap_text_outputs(doctree)
         fit_code_to_page(doctree)
 
 

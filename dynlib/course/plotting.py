@@ -4,11 +4,11 @@ screw axes and animations.
 Import explicitly (``import dynlib.course.plotting as dp``); the rest of dynlib does not need
 matplotlib.  Every drawing function draws on an axes you pass and returns what it drew.
 
-The book's figures share one style, :data:`BOOK_STYLE`, which a chapter turns on once with
+The book's figures share one style, ``BOOK_STYLE``, which a chapter turns on once with
 :func:`use_book_style` (importing this module changes no matplotlib setting).  It is made for the
-page: a figure at most :data:`FIGURE_WIDTH` inches wide, at 100 dots per inch, shows at its
+page: a figure at most ``FIGURE_WIDTH`` inches wide, at 100 dots per inch, shows at its
 natural size in the HTML text column and in the PDF's text block, so its text, at least
-:data:`SMALLEST_TEXT_PT` points, is read at that size.
+``SMALLEST_TEXT_PT`` points, is read at that size.
 
 Chapter: *Rigid-body motion and joints* (chains), *Screws, twists and wrenches* (axes).
 """
@@ -75,7 +75,7 @@ BOOK_STYLE = {
 
 
 def use_book_style():
-    """Turn on the book's figure style (:data:`BOOK_STYLE`) for the figures drawn after it.
+    """Turn on the book's figure style (``BOOK_STYLE``) for the figures drawn after it.
 
     Returns
     -------
