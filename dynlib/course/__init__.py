@@ -14,7 +14,7 @@ from .exercises import (
     check_function,
     check_property,
 )
-from .listing import show_source, source_without_docstrings
+from .listing import show_source, show_terms, source_without_docstrings
 from .plotting import (
     Player,
     animate_motion,
@@ -46,6 +46,7 @@ __all__ = [
     "exactly_zero",
     "show_source",
     "source_without_docstrings",
+    "show_terms",
     "ExerciseFeedback",
     "Fingerprint",
     "Fingerprints",
