@@ -465,7 +465,7 @@ def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=N
         low, high = points.min(axis=0), points.max(axis=0)
         margin = 0.15 * max(float(np.max(high - low)), 1e-3)
         limits = list(zip(low - margin, high + margin))[: 3 if three_d else 2]
-    fig = plt.figure(figsize=figsize, dpi=dpi)
+    fig = plt.figure(figsize=figsize, dpi=dpi, layout="constrained")   # room for the axis labels in every frame
     ax = fig.add_subplot(projection="3d") if three_d else fig.add_subplot()
 
     def draw(frame):
