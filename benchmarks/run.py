@@ -427,7 +427,7 @@ def table_rows(cases, times):
     for alg in ALGORITHMS:
         for case in cases:
             t = get(times, case.key, alg, "dynlib")
-            row = [f"`{alg}`", case.title.replace("chain n = ", ""), us(t)]
+            row = [f"`{alg}`", case.title.replace("chain n = ", "").replace("(n = ", "("), us(t)]
             for lib in REFERENCES:
                 ref = get(times, case.key, alg, lib)
                 row += [us(ref), ratio_text(t / ref)]

@@ -14,7 +14,7 @@ from .exercises import (
     check_function,
     check_property,
 )
-from .listing import show_source, show_terms, source_without_docstrings
+from .listing import show_source, source_without_docstrings
 from .plotting import (
     Player,
     animate_motion,
@@ -26,6 +26,7 @@ from .plotting import (
     draw_vectors,
     joint_positions,
     set_axes_equal,
+    show_terms,
     use_book_style,
 )
 from .widgets import (

@@ -1,5 +1,5 @@
 """Drawing helpers for the chapters (matplotlib): the book's figure style, frames, trees of bodies,
-screw axes and animations.
+screw axes and animations; and long symbolic results set as equations that fit the page.
 
 Import explicitly (``import dynlib.course.plotting as dp``); the rest of dynlib does not need
 matplotlib.  Every drawing function draws on an axes you pass and returns what it drew.
@@ -37,6 +37,7 @@ __all__ = [
     "animation_html",
     "animate_motion",
     "Player",
+    "show_terms",
 ]
 
 AXIS_COLOURS = ("tab:red", "tab:green", "tab:blue")
@@ -489,3 +490,45 @@ def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=N
     interval_ms = 1000 * (t[-1] - t[0]) / len(samples)  # plays in real time
     return animation_html(FuncAnimation(fig, draw, frames=len(samples), interval=interval_ms), name)
 
+
+def show_terms(*equations, per_line=2):
+    r"""Equations ``lhs = rhs`` set one under another, each right-hand side broken after ``per_line`` terms.
+
+    Parameters
+    ----------
+    *equations : (str or sympy expression, sympy expression)
+        Left-hand side (TeX, or an expression) and the sum to show on the right.
+    per_line : int
+        Terms of the sum on each line (at least 1).
+
+    Returns
+    -------
+    IPython.display.Math
+        Display it as the last expression of a cell: it renders as aligned equations in the HTML
+        and in the PDF.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b, c = sp.symbols("a b c")
+    >>> shown = show_terms((r"\tau_1", a + 2 * b - c), per_line=2)
+    >>> shown.data.count(r"\\"), r"&\quad - c" in shown.data       # a second line, for the third term
+    (1, True)
+    """
+    import sympy as sp
+    from IPython.display import Math
+
+    if not equations or int(per_line) < 1:
+        raise ValueError("show_terms needs at least one (lhs, rhs) pair and per_line >= 1")
+    rows = []
+    for lhs, rhs in equations:
+        terms = sp.sympify(rhs).as_ordered_terms()
+        pieces = []
+        for k, term in enumerate(terms):
+            negative = term.could_extract_minus_sign()
+            sign = "- " if negative else ("+ " if k else "")
+            pieces.append(sign + sp.latex(-term if negative else term))
+        lines = [" ".join(pieces[k:k + int(per_line)]) for k in range(0, len(pieces), int(per_line))]
+        left = lhs if isinstance(lhs, str) else sp.latex(lhs)
+        rows.append(f"{left} &= {lines[0]}" + "".join(f" \\\\ &\\quad {line}" for line in lines[1:]))
+    return Math("\\begin{aligned}" + " \\\\ ".join(rows) + "\\end{aligned}")
