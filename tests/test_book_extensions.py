@@ -31,3 +31,5 @@ def test_bibliography_labels_read_as_the_citations_do():
     assert labels["murray1994mathematical"] == "Murray et al., 1994"
     assert labels["lecture4multibody"] == "Multibody Dynamics course, n.d."
     assert len(set(labels.values())) == len(labels)                          # a citation finds one entry
+    ordered = sorted(entries.values(), key=bibliography_style.AuthorYearSorting().sorting_key)
+    assert [bibliography_style.author_year(e)[0] for e in ordered] == sorted(l[0] for l in labels.values())

@@ -108,7 +108,9 @@ def test_code_blocks_get_a_font_small_enough_for_their_longest_line():
     assert latex_book.code_font_size("x = 1\n" + "y" * 90) == 8.0                 # 8 pt holds 94 columns
     assert latex_book.code_font_size("y" * 100) == 7.5
     assert latex_book.code_font_size("y" * 110) == 6.5
+    assert latex_book.code_font_size("y" * 120) == 6.0
     assert latex_book.code_font_size("y" * 200) == latex_book.SMALLEST_CODE_PT   # broken, and reported
+    assert latex_book.code_font_size("y" * 94, width=400) < 8.0                   # inside a box, less room
     section = nodes.section()
     section += nodes.literal_block("short", "short")
     section += nodes.literal_block("y" * 100, "y" * 100)
@@ -117,6 +119,10 @@ def test_code_blocks_get_a_font_small_enough_for_their_longest_line():
     assert kinds == ["literal_block", "raw", "literal_block", "raw"]
     assert "fontsize=\\fontsize{7.5}{9}" in section.children[1].astext()
     assert section.children[3].astext() == "\\endgroup\n"
+    box = nodes.note()
+    box += nodes.doctest_block(">>> " + "x" * 92, ">>> " + "x" * 92)               # fits the page, not the box
+    latex_book.fit_code_to_page(box)
+    assert type(box.children[0]).__name__ == "raw"
 
 
 class exercise_enumerable_node(nodes.Admonition, nodes.Element):

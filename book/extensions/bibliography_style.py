@@ -3,7 +3,7 @@
 The chapters cite as "[Featherstone, 2008]" (``bibtex_reference_style: author_year``); with pybtex's
 plain style the bibliography would number its entries [1]-[19], so a reader could not find a
 citation in it.  The ``authoryear`` style (``bibtex_default_style``) formats entries as ``plain``
-does, sorted by author, and labels each one as it is cited: the authors' last names ("Lynch and
+does, sorted by these labels, and labels each one as it is cited: the authors' last names ("Lynch and
 Park", "Murray et al." for three or more) and the year, or "n.d." without one.
 """
 
@@ -11,6 +11,7 @@ from pybtex.plugin import register_plugin
 from pybtex.richtext import Text
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.labels import BaseLabelStyle
+from pybtex.style.sorting import BaseSortingStyle
 
 
 def last_names(person):
@@ -35,11 +36,20 @@ class AuthorYearLabels(BaseLabelStyle):
             yield author_year(entry)
 
 
+class AuthorYearSorting(BaseSortingStyle):
+    """Entries in the order of their labels (so corporate authors file under their first letter too)."""
+
+    def sorting_key(self, entry):
+        return author_year(entry).lower()
+
+
 class AuthorYearStyle(PlainStyle):
     default_label_style = "authoryear"
+    default_sorting_style = "authoryear"
 
 
 def setup(app):
     register_plugin("pybtex.style.labels", "authoryear", AuthorYearLabels)
+    register_plugin("pybtex.style.sorting", "authoryear", AuthorYearSorting)
     register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -46,8 +46,9 @@ FOLDED = {"hide-input": ("cell_input",), "hide-output": ("cell_output",), "hide-
 # The text block is 6.5 in (469.75 pt) wide and FreeMono's characters are 0.6 em; a code block's frame
 # and a box around it take some of the width.
 CODE_WIDTH_PT = 452.0
+INDENT_PT = 26.0        # what a box (exercise, solution) or an API entry takes of the width
 CODE_PT = 8.0
-SMALLEST_CODE_PT = 6.5
+SMALLEST_CODE_PT = 6.0
 CONTENTS = re.compile(r"^(\\addto\\captions\w+\{\\renewcommand\{\\contentsname\}\{)[^{}]*(\}\})\s*$")
 
 def leave_out_folded(doctree):
@@ -89,17 +90,24 @@ def wrap_text_outputs(doctree):
                 block.rawsource = wrapped
 
 
-def code_font_size(text):
-    """The font size (pt) at which every line of a code block fits the text width."""
+def code_font_size(text, width=CODE_WIDTH_PT):
+    """The font size (pt) at which every line of a code block fits a width (pt, the text width by default)."""
     longest = max((len(line.expandtabs()) for line in text.splitlines()), default=0)
-    fitting = CODE_WIDTH_PT / (0.6 * max(longest, 1))
+    fitting = width / (0.6 * max(longest, 1))
     return CODE_PT if fitting >= CODE_PT else max(SMALLEST_CODE_PT, int(2 * fitting) / 2)
 
 
+def _indented(node):
+    """Whether a node sits inside a box (exercise, solution, note) or an API entry, which take width."""
+    return any(isinstance(up, nodes.Admonition) or _kind(up) in ("desc_content", "exercise_enumerable_node",
+                                                                 "exercise_node", "solution_node")
+               for up in _ancestors(node))
+
+
 def fit_code_to_page(doctree):
-    """Set each code block whose longest line is too wide for the page at 8 pt in a smaller font."""
-    for block in list(doctree.findall(nodes.literal_block)):
-        size = code_font_size(block.astext())
+    """Set each code block (and docstring example) too wide for the page at 8 pt in a smaller font."""
+    for block in list(doctree.findall(lambda n: isinstance(n, (nodes.literal_block, nodes.doctest_block)))):
+        size = code_font_size(block.astext(), CODE_WIDTH_PT - (INDENT_PT if _indented(block) else 0))
         if size < CODE_PT and block.parent is not None:
             parent, index = block.parent, block.parent.index(block)
             font = f"\\begingroup\\fvset{{fontsize=\\fontsize{{{size:g}}}{{{1.2 * size:g}}}\\selectfont}}"

@@ -492,7 +492,11 @@ def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=N
 
 
 def show_terms(*equations, per_line=2):
-    r"""Equations ``lhs = rhs`` set one under another, each right-hand side broken after ``per_line`` terms.
+    r"""Equations ``lhs = rhs``, each right-hand side broken after ``per_line`` terms, one display each.
+
+    A long symbolic result shown whole (a vector of torques) is wider than the page; here each entry
+    is its own equation, a few terms to a line, and each is a separate display, so that print can
+    turn the page between them.
 
     Parameters
     ----------
@@ -503,16 +507,15 @@ def show_terms(*equations, per_line=2):
 
     Returns
     -------
-    IPython.display.Math
-        Display it as the last expression of a cell: it renders as aligned equations in the HTML
-        and in the PDF.
+    list of IPython.display.Math
+        Show them with ``display(*dp.show_terms(...))``: aligned equations in the HTML and the PDF.
 
     Examples
     --------
     >>> import sympy as sp
     >>> a, b, c = sp.symbols("a b c")
-    >>> shown = show_terms((r"\tau_1", a + 2 * b - c), per_line=2)
-    >>> shown.data.count(r"\\"), r"&\quad - c" in shown.data       # a second line, for the third term
+    >>> tau_1, tau_2 = show_terms((r"\tau_1", a + 2 * b - c), (r"\tau_2", a), per_line=2)
+    >>> tau_1.data.count(r"\\"), r"&\quad - c" in tau_1.data   # the third term on a second line
     (1, True)
     """
     import sympy as sp
@@ -520,7 +523,7 @@ def show_terms(*equations, per_line=2):
 
     if not equations or int(per_line) < 1:
         raise ValueError("show_terms needs at least one (lhs, rhs) pair and per_line >= 1")
-    rows = []
+    shown = []
     for lhs, rhs in equations:
         terms = sp.sympify(rhs).as_ordered_terms()
         pieces = []
@@ -530,5 +533,6 @@ def show_terms(*equations, per_line=2):
             pieces.append(sign + sp.latex(-term if negative else term))
         lines = [" ".join(pieces[k:k + int(per_line)]) for k in range(0, len(pieces), int(per_line))]
         left = lhs if isinstance(lhs, str) else sp.latex(lhs)
-        rows.append(f"{left} &= {lines[0]}" + "".join(f" \\\\ &\\quad {line}" for line in lines[1:]))
-    return Math("\\begin{aligned}" + " \\\\ ".join(rows) + "\\end{aligned}")
+        body = f"{left} &= {lines[0]}" + "".join(f" \\\\ &\\quad {line}" for line in lines[1:])
+        shown.append(Math("\\begin{aligned}" + body + "\\end{aligned}"))
+    return shown
