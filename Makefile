@@ -12,7 +12,8 @@ help:
 	@echo "make book   build the HTML book into _build/html"
 	@echo "make pdf    build the whole book as a PDF (LaTeX) into _build/latex/book.pdf"
 	@echo "make test   run every check (lint, unit tests and docstring examples, notebooks, book build)"
-	@echo "make browser  visit every built page in headless Chromium (screenshots in _build/screenshots)"
+	@echo "make browser  visit every built page in headless Chromium (screenshots at a desktop and a phone width"
+	@echo "            in _build/screenshots)"
 	@echo "make student  student notebooks and a student book without solutions, in _build/student"
 	@echo "make assignments  an nbgrader course from the exercises, in _build/course (release/ to hand out;"
 	@echo "            ASSIGNMENT_SEED=<secret> moves the graded cases, kept in _build/course/instructor)"
@@ -53,8 +54,11 @@ $(WIDGETS_JS)/.html-manager-$(HTML_MANAGER)-requirejs-$(REQUIREJS):
 	cp _build/npm/package/require.js $(WIDGETS_JS)/require.js
 	touch $@
 
+# After each build, tools/check_rendered.py reads the built text as a reader sees it and fails on
+# raw TeX, MyST roles or Markdown tables in the prose (and on code lines broken across lines in print).
 book: $(VENV)/.installed $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/jupyter-book build . $(BOOK_FLAGS)
+	$(BIN)/python tools/check_rendered.py html _build/html
 	@echo
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html in a browser."
 
@@ -69,7 +73,7 @@ lint: $(VENV)/.installed-test
 kernels: $(VENV)/.installed
 	$(BIN)/python -c "import dynlib; dynlib.compile_kernels()"
 
-unit: $(VENV)/.installed-test /usr/bin/chromium kernels
+unit: $(VENV)/.installed-test /usr/bin/chromium /usr/bin/latexmk /usr/bin/pdftohtml kernels
 	$(BIN)/python -m pytest -q -n 2
 
 # The notebooks run with no network (tools/offline.sh): a stored output cannot depend on one.
@@ -121,10 +125,15 @@ TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-reco
 /usr/bin/latexmk:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(TEX_PACKAGES)
 
-pdf: $(VENV)/.installed /usr/bin/latexmk $(WIDGETS_JS)/embed-amd.js
+# poppler-utils reads the built PDF's text back (tools/check_rendered.py).
+/usr/bin/pdftohtml:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends poppler-utils
+
+pdf: $(VENV)/.installed /usr/bin/latexmk /usr/bin/pdftohtml $(WIDGETS_JS)/embed-amd.js
 	$(BIN)/jupyter-book build . --builder pdflatex $(BOOK_FLAGS)
 	@if grep -q "There were undefined references" _build/latex/book.log; then \
 		grep "Reference .* undefined" _build/latex/book.log | sort -u; echo "undefined cross-references in the PDF"; exit 1; fi
+	$(BIN)/python tools/check_rendered.py pdf _build/latex/book.pdf
 	@test -s _build/latex/book.pdf && echo "The PDF is built: $(CURDIR)/_build/latex/book.pdf"
 
 # Headless Chromium from Debian (never a downloaded browser); installed here when missing.

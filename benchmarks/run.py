@@ -363,17 +363,19 @@ def derivative_times(cases, refs, repeat, target):
 
 
 def derivative_table(cases, times):
-    rows = ["| model | `rnea_derivatives` µs | Pinocchio µs | ratio | central differences µs | "
-            "`aba_derivatives` µs | Pinocchio µs | ratio |",
-            "|---|---|---|---|---|---|---|---|"]
+    """Two tables, in µs: the derivatives of inverse dynamics, then those of forward dynamics."""
+    inverse = ["Inverse dynamics, `rnea_derivatives` against `computeRNEADerivatives` and central differences:", "",
+               "| model | dynlib | Pinocchio | ratio | central differences |", "|---|---|---|---|---|"]
+    forward = ["Forward dynamics, `aba_derivatives` against `computeABADerivatives`:", "",
+               "| model | dynlib | Pinocchio | ratio |", "|---|---|---|---|"]
     for case in cases:
         if case.key not in times:
             continue
         r, a = times[case.key]["rnea_derivatives"], times[case.key]["aba_derivatives"]
-        rows.append(f"| {case.title} | {us(r['dynlib'])} | {us(r['pin'])} | {ratio_text(r['dynlib'] / r['pin'])} "
-                    f"| {us(r['central differences'])} | {us(a['dynlib'])} | {us(a['pin'])} "
-                    f"| {ratio_text(a['dynlib'] / a['pin'])} |")
-    return "\n".join(rows)
+        inverse.append(f"| {case.title} | {us(r['dynlib'])} | {us(r['pin'])} | {ratio_text(r['dynlib'] / r['pin'])} "
+                       f"| {us(r['central differences'])} |")
+        forward.append(f"| {case.title} | {us(a['dynlib'])} | {us(a['pin'])} | {ratio_text(a['dynlib'] / a['pin'])} |")
+    return "\n".join(inverse + [""] + forward)
 
 
 # ------------------------------------------------------------------------------- the batch
@@ -489,7 +491,7 @@ def table_rows(cases, times):
     for alg in ALGORITHMS:
         for case in cases:
             t = get(times, case.key, alg, "dynlib")
-            row = [f"`{alg}`", case.title.replace("chain n = ", ""), us(t)]
+            row = [f"`{alg}`", case.title.replace("chain n = ", "").replace("(n = ", "("), us(t)]
             for lib in REFERENCES:
                 ref = get(times, case.key, alg, lib)
                 row += [us(ref), ratio_text(t / ref)]
@@ -498,7 +500,7 @@ def table_rows(cases, times):
 
 
 def markdown_table(cases, times):
-    header = ["algorithm", "n", "dynlib µs", "pin µs", "ratio", "mujoco µs", "ratio", "MR µs", "ratio"]
+    header = ["algorithm", "n", "dynlib", "pin", "ratio", "mujoco", "ratio", "MR", "ratio"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in table_rows(cases, times)]
     return "\n".join(lines)
@@ -672,6 +674,8 @@ once, with an empty cache and with the cache the previous row left.
 
 ## Time per call (warm: kernels compiled)
 
+Microseconds per call; each ratio is dynlib's time over the reference's to its left.
+
 {markdown_table(cases, times)}
 
 ## Log-log slopes of time against n (n = {SLOPE_RANGE[0]}…{SLOPE_RANGE[1]}, chains)
@@ -691,7 +695,7 @@ once, with an empty cache and with the cache the previous row left.
 {DERIVATIVE_SIZES} and the arm.  Before timing, every derivative agrees with Pinocchio's to a relative
 {RTOL:.0e} (forward dynamics: or 100 cond(H) eps, whichever is larger; largest error seen
 {checks['derivatives']:.1e}).  "Central differences" times the `2 n` calls of `dl.rnea` that a
-difference quotient of `dtau/dq` needs.
+difference quotient of `dtau/dq` needs.  Microseconds per call.
 
 {derivative_table(cases, derivatives)}
 

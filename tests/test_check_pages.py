@@ -1,7 +1,9 @@
 """The browser check finds what a reader would see broken (it needs Debian's chromium)."""
 
 import importlib.util
+import shutil
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -38,7 +40,7 @@ def test_a_broken_page_is_reported_on_every_count(tmp_path, check_pages):
     assert found.count("a Binder button") == 1  # the launch button; a link to mybinder.org in the prose is fine
     assert failures["search.html"] == ["searching for 'articulated' found nothing"]
     assert offsite == ["https://cdn.example.com/x.js"]
-    assert (tmp_path / "chapters__bad.jpg").exists()
+    assert (tmp_path / "desktop" / "chapters__bad.jpg").exists() and (tmp_path / "phone" / "chapters__bad.jpg").exists()
     assert list(failures) == ["chapters/bad.html", "search.html"]  # the redirect page is not visited
 
 
@@ -47,3 +49,46 @@ def test_a_binder_button_must_open_its_own_page(check_pages):
     right = "https://mybinder.org/v2/gh/o/r/main?urlpath=tree/exercises/05_inverse_dynamics_exercises.ipynb"
     assert check_pages.binder_problems(page, [right]) == []
     assert check_pages.binder_problems(page, [right.replace("05_", "06_")])
+
+
+MATHJAX = Path(sysconfig.get_paths()["purelib"]) / "sphinx-mathjax-offline" / "static" / "mathjax"
+
+# What the issue that led to these checks saw on the built pages: an equation with a TeX error, a
+# command MathJax does not know (shown in red), an equation and a table wider than the text column
+# (each behind its own scrollbar), a figure wider than a phone.  A wide code block may scroll.
+WIDE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
+<script defer src="../mathjax/tex-chtml.js"></script></head>
+<body style="margin: 0"><article style="width: 700px; max-width: 100%">
+<p>Fine: <span class="math notranslate nohighlight">\\(x^2\\)</span>.</p>
+<div class="math notranslate nohighlight" id="equation-eq-broken"><span class="eqno">(5.1)</span>\\[\\left( x \\]</div>
+<p>Unknown: <span class="math notranslate nohighlight">\\(\\Iarticulated_i\\)</span>.</p>
+<div class="math notranslate nohighlight" id="equation-eq-wide" style="overflow-x: auto">
+<span class="eqno">(5.9)</span>\\[ {long} \\]</div>
+<div style="overflow-x: auto"><table><tr>{cells}</tr></table></div>
+<div class="highlight"><pre style="overflow-x: auto">{code}</pre></div>
+<img src="data:image/gif;base64,{gif}" style="width: 600px; height: 10px">
+<a href="x.ipynb">download</a>
+</article></body></html>""".replace("{long}", " + ".join(f"a_{{{k}}} b_{{{k}}}" for k in range(40))).replace(
+    "{cells}", "".join(f"<td>column{k}</td>" for k in range(40))).replace("{code}", "x = 1  # " + "wide " * 60).replace(
+    "{gif}", "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")
+
+
+def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, check_pages):
+    if not MATHJAX.exists():
+        pytest.skip("sphinx-mathjax-offline is installed by requirements.txt")
+    shutil.copytree(MATHJAX, tmp_path / "mathjax")
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "chapters" / "wide.html").write_text(WIDE)
+    (tmp_path / "chapters" / "x.ipynb").write_text("{}")
+    (tmp_path / "index.html").write_text("<p>home</p>")
+    (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
+    found = failures["chapters/wide.html"]
+    assert any(p.startswith("MathJax error: Extra \\left or missing \\right") for p in found), found
+    assert any(p.startswith("undefined TeX command in an equation: \\Iarticulated") for p in found), found
+    assert any(p.startswith("equation (5.9)") and "horizontal scrollbar" in p for p in found), found
+    assert any(p.startswith('table "column0') and "horizontal scrollbar" in p for p in found), found
+    assert any(p.startswith("at phone width: the page is") and "img" in p for p in found), found
+    assert not any("wide wide" in p or "pre" in p for p in found), found   # the code block may scroll
+    assert "index.html" not in failures
+    assert len(found) == 5, found

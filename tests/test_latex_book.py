@@ -80,3 +80,89 @@ def test_figure_captions_hold_no_cross_reference_roles():
             if any(role in caption for role in ("{cite", "{eq}", "{numref}", "{ref}", "{doc}")):
                 found.append((path.name, index))
     assert not found, f"captions with cross-reference roles: {found}"
+
+
+def test_the_landing_page_is_the_preface_and_the_contents_are_called_contents():
+    tex = "\n".join([
+        "\\addto\\captionsenglish{\\renewcommand{\\contentsname}{Start here}}",
+        "\\sphinxtableofcontents",
+        "\\phantomsection\\label{\\detokenize{book/index::doc}}",
+        "An executable course.",
+        chapter("What the course covers", "book/index"), "\\section{Topics}",
+        chapter("The chapters", "book/index"),
+        chapter("Notation", "book/notation"), "\\section{Frames}",
+        chapter("Screws", "chapters/01_screws"),
+    ])
+    out = latex_book.book_structure(tex, latex_book.parts_of(TOC), "book/index").split("\n")
+    assert out[0] == "\\addto\\captionsenglish{\\renewcommand{\\contentsname}{Contents}}"
+    preface = out.index("\\chapter*{Preface}\\addcontentsline{toc}{chapter}{Preface}\\markboth{Preface}{Preface}")
+    assert out[preface - 1].endswith("{book/index::doc}}") and out[preface + 1] == "An executable course."
+    assert "\\section*{What the course covers}" in out and "\\subsection*{Topics}" in out
+    assert "\\section*{The chapters}" in out
+    assert not any(line.startswith("\\chapter{What") or line.startswith("\\chapter*{What") for line in out)
+    assert any(line.startswith("\\chapter*{Notation}") for line in out) and "\\section*{Frames}" in out
+    assert "\\chapter{Screws}" in out
+
+
+def test_code_blocks_get_a_font_small_enough_for_their_longest_line():
+    assert latex_book.code_font_size("x = 1\n" + "y" * 90) == 8.0                 # 8 pt holds 94 columns
+    assert latex_book.code_font_size("y" * 100) == 7.5
+    assert latex_book.code_font_size("y" * 110) == 6.5
+    assert latex_book.code_font_size("y" * 120) == 6.0
+    assert latex_book.code_font_size("y" * 200) == latex_book.SMALLEST_CODE_PT   # broken, and reported
+    assert latex_book.code_font_size("y" * 94, width=400) < 8.0                   # inside a box, less room
+    section = nodes.section()
+    section += nodes.literal_block("short", "short")
+    section += nodes.literal_block("y" * 100, "y" * 100)
+    latex_book.fit_code_to_page(section)
+    kinds = [type(child).__name__ for child in section.children]
+    assert kinds == ["literal_block", "raw", "literal_block", "raw"]
+    assert "fontsize=\\fontsize{7.5}{9}" in section.children[1].astext()
+    assert section.children[3].astext() == "\\endgroup\n"
+    box = nodes.note()
+    box += nodes.doctest_block(">>> " + "x" * 92, ">>> " + "x" * 92)               # fits the page, not the box
+    latex_book.fit_code_to_page(box)
+    assert type(box.children[0]).__name__ == "raw"
+
+
+class exercise_enumerable_node(nodes.Admonition, nodes.Element):
+    """Stands for sphinx-exercise's node of the same name (the extension matches by name)."""
+
+
+class solution_node(nodes.Admonition, nodes.Element):
+    """Stands for sphinx-exercise's node of the same name."""
+
+
+def test_solutions_move_to_the_end_of_an_exercise_page_and_checks_are_left_out():
+    page = nodes.section()
+    page += nodes.title("", "Exercises")
+    for k in (1, 2):
+        page += exercise_enumerable_node("", nodes.paragraph("", f"statement {k}"))
+        page += cell([], "cell_input")                                    # setup: kept
+        solution = solution_node("", nodes.paragraph("", f"answer {k}"))
+        solution += cell([], "cell_input")                                # the solution's code moves with it
+        page += solution
+        page += cell([], "cell_input", "cell_output")                     # the check: left out
+        page += cell([], "cell_input")
+    latex_book.solutions_at_the_end(page)
+    kinds = [type(child).__name__ for child in page.children]
+    assert kinds == ["title", "exercise_enumerable_node", "container", "exercise_enumerable_node", "container",
+                     "section"]
+    solutions = page.children[-1]
+    assert solutions[0].astext() == "Solutions"
+    moved = [s for s in solutions.children if type(s).__name__ == "solution_node"]
+    assert [s[0].astext() for s in moved] == ["answer 1", "answer 2"] and all(len(s) == 2 for s in moved)
+
+
+def test_long_lines_of_text_outputs_wrap_at_spaces_to_the_page():
+    check = "holds: " + "every split within 30 cond(H) eps of aba, " * 4
+    text = "\n".join(["[1. 2. 3.]", check, "x" * 120])
+    wrapped = latex_book.wrapped_output(text).split("\n")
+    assert wrapped[0] == "[1. 2. 3.]" and wrapped[-1] == "x" * 120       # short lines and unbreakable ones stay
+    assert all(len(line) <= 94 for line in wrapped[1:-1]) and len(wrapped) == 4
+    assert wrapped[2].startswith("    ") and " ".join(" ".join(wrapped[1:-1]).split()) == " ".join(check.split())
+    output = nodes.literal_block(text, text, classes=["output", "stream"])
+    listing = nodes.literal_block("y = " + "1 + " * 40, "y = " + "1 + " * 40)
+    section = nodes.section("", output, listing)
+    latex_book.wrap_text_outputs(section)
+    assert output.astext() == "\n".join(wrapped) and listing.astext() == "y = " + "1 + " * 40   # code is not rewrapped

@@ -98,5 +98,7 @@ def test_the_articulated_inertia_explorer_redraws():
 
 
 def test_an_explorer_says_in_plain_text_what_it_is():
-    assert "run this notebook in Jupyter" in repr(dw.strike_explorer())
+    text = repr(dw.strike_explorer())
+    assert "running notebook" in text and "at fixed settings" in text
+    assert max(len(line) for line in text.splitlines()) <= 95     # printed, it fits the page
     plt.close("all")

@@ -2,12 +2,15 @@
 
 For each HTML page of ``_build/html`` (served on 127.0.0.1) it records page errors, console
 errors, failed requests and any request that leaves the machine (those are blocked), then
-checks that every equation was typeset by MathJax without an error, that every image loaded,
-that every animation player has its frames, that saved widgets rendered and that chapters and
-exercises offer their notebook for download and that Binder buttons, where the build made them,
-open the page's own notebook; then it searches the book for a word.  A screenshot of
-each page goes to ``_build/screenshots``.  Uses Debian's ``/usr/bin/chromium`` through
-Playwright (never a downloaded browser).
+checks that every equation was typeset by MathJax without an error or an undefined command, that
+every image loaded, that every animation player has its frames, that saved widgets rendered, that
+nothing outside a code block is wider than the page (at a desktop width no equation, table or
+figure may need a horizontal scrollbar; at a phone width the page itself must not scroll
+sideways), that chapters and exercises offer their notebook for download and that Binder buttons,
+where the build made them, open the page's own notebook; then it searches the book for a word.
+Screenshots of each whole page at both widths go to ``_build/screenshots/desktop`` and
+``_build/screenshots/phone``.  Uses Debian's ``/usr/bin/chromium`` through Playwright (never a
+downloaded browser).
 
 Usage: ``python tools/check_pages.py [BUILD_HTML_DIR]``; exit status 1 when a page has problems.
 """
@@ -26,11 +29,15 @@ from urllib.request import urlopen
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_rendered import html_pages  # noqa: E402  (the same pages as the check of the text)
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
-SKIPPED = {"genindex.html", "search.html", "py-modindex.html"}
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 INSPECT = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
@@ -49,13 +56,70 @@ INSPECT = """async () => {
   return {
     math: document.querySelectorAll('.math, span.math, div.math').length,
     typeset: document.querySelectorAll('mjx-container').length,
-    mathErrors: document.querySelectorAll('mjx-merror').length,
-    rawTex: [...document.querySelectorAll('div.math')].filter(d => !d.querySelector('mjx-container')).length,
+    mathErrors: [...document.querySelectorAll('mjx-merror')]
+      .map(e => e.getAttribute('data-mjx-error') || e.textContent),
+    // MathJax's noundefined extension sets an unknown command in red instead of failing
+    undefinedTex: (window.MathJax && MathJax.startup && MathJax.startup.document
+                   ? [...MathJax.startup.document.math] : [])
+      .filter(item => item.typesetRoot && item.typesetRoot.querySelector('mjx-mtext[style*="color: red"]'))
+      .map(item => item.math.trim()),
+    rawTex: [...document.querySelectorAll('.math')].filter(d => !d.querySelector('mjx-container')).length,
     brokenImages: images.filter(img => !(img.naturalWidth > 0)).map(img => img.src.slice(0, 80)),
     players: [...document.querySelectorAll('img[id^="_anim_img"]')].filter(img => !(img.naturalWidth > 0)).length,
     widgetsSaved: views.length,
     widgetsShown: views.filter(rendered).length,
   };
+}"""
+
+
+# What is wider than the page outside code blocks.  At a desktop width every element that needs its
+# own horizontal scrollbar (a display equation, a table) is reported; at any width, whatever makes
+# the page itself scroll sideways.  Code blocks (inputs, listings, text outputs) may scroll.
+OVERFLOW = """(scrollbars) => {
+  const root = document.documentElement, width = root.clientWidth;
+  const code = 'pre, code, .highlight, .cell_input, .output.text_plain, .output.stream, .output.traceback';
+  const name = el => {
+    const eq = el.closest('div.math');
+    if (eq) {
+      const number = eq.querySelector('.eqno');
+      const items = window.MathJax && MathJax.startup && MathJax.startup.document
+        ? MathJax.startup.document.getMathItemsWithin(eq) : [];
+      const tex = items.length ? items[0].math.replace(/\\s+/g, ' ').trim().slice(0, 50) : '';
+      return 'equation ' + (number ? number.textContent.replace(/[^0-9.()]/g, '') + ' ' : '') + '"' + tex + '"';
+    }
+    const table = el.closest('table') || el.querySelector('table');
+    const text = (table || el).innerText.replace(/\\s+/g, ' ').trim().slice(0, 60);
+    return (table ? 'table' : el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ')[0] : ''))
+           + ' "' + text + '"';
+  };
+  const found = [];
+  const article = document.querySelector('article') || document.body;
+  if (scrollbars) {
+    for (const el of article.querySelectorAll('*')) {
+      if (el.closest(code) || el.clientWidth === 0) continue;
+      const style = getComputedStyle(el);
+      if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 2) {
+        found.push(`${name(el)} needs a horizontal scrollbar (${el.scrollWidth} px in ${el.clientWidth} px)`);
+      }
+    }
+  }
+  if (root.scrollWidth > width + 1) {
+    // name the outermost element that sticks out, leaving out what a scrolling box clips
+    const clipped = el => {
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    let widest = null;
+    for (const el of document.body.querySelectorAll('*')) {
+      const box = el.getBoundingClientRect();
+      if (box.right > width + 1 && box.width > 0 && !clipped(el)) { widest = el; break; }
+    }
+    found.push(`the page is ${root.scrollWidth} px wide in a ${width} px window`
+               + (widest ? ` (${name(widest)})` : ''));
+  }
+  return [...new Set(found)];
 }"""
 
 
@@ -80,9 +144,7 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 def pages(html):
     """Every page of the book, without Sphinx's index pages and redirects (the root index.html)."""
-    return sorted(p.relative_to(html).as_posix() for p in html.rglob("*.html")
-                  if p.name not in SKIPPED and not p.relative_to(html).parts[0].startswith(("_", "."))
-                  and 'http-equiv="Refresh"' not in p.read_text()[:2000])
+    return [p.relative_to(html).as_posix() for p in html_pages(html)]
 
 
 def check_page(context, base, page, shots):
@@ -98,10 +160,10 @@ def check_page(context, base, page, shots):
                     if res.status >= 400 else None)
     browser_page.goto(base + page, wait_until="load")
     found = browser_page.evaluate(INSPECT)
-    if found["mathErrors"]:
-        problems.append(f"{found['mathErrors']} equations with MathJax errors")
+    problems += [f"MathJax error: {error[:120]}" for error in found["mathErrors"]]
+    problems += [f"undefined TeX command in an equation: {tex[:60]}" for tex in found["undefinedTex"]]
     if found["rawTex"] or (found["math"] and not found["typeset"]):
-        problems.append(f"math not typeset ({found['rawTex']} display equations left as TeX)")
+        problems.append(f"math not typeset ({found['rawTex']} equations left as TeX)")
     problems += [f"image did not load: {src}" for src in found["brokenImages"]]
     if found["players"]:
         problems.append(f"{found['players']} animation players without frames")
@@ -116,8 +178,13 @@ def check_page(context, base, page, shots):
             problems.append("the .ipynb download link is broken")
     binder = browser_page.locator('a[href*="mybinder.org/v2/"]').all()  # launch buttons, not prose links
     problems += binder_problems(page, [a.get_attribute("href") for a in binder])
-    shot = shots / (page.replace("/", "__").removesuffix(".html") + ".jpg")
-    browser_page.screenshot(path=str(shot), full_page=True, type="jpeg", quality=60)
+    problems += browser_page.evaluate(OVERFLOW, True)
+    name = page.replace("/", "__").removesuffix(".html") + ".jpg"
+    browser_page.screenshot(path=str(shots / "desktop" / name), full_page=True, type="jpeg", quality=70)
+    browser_page.set_viewport_size(PHONE)
+    browser_page.wait_for_timeout(300)  # let the theme lay the page out again
+    problems += [f"at phone width: {problem}" for problem in browser_page.evaluate(OVERFLOW, False)]
+    browser_page.screenshot(path=str(shots / "phone" / name), full_page=True, type="jpeg", quality=70)
     browser_page.close()
     return problems
 
@@ -144,12 +211,14 @@ def check_search(context, base, word="articulated"):
 
 def check_book(html, shots):
     """Visit every page; return {page: problems} and the off-site URLs that were requested."""
+    for width in ("desktop", "phone"):
+        (Path(shots) / width).mkdir(parents=True, exist_ok=True)
     server, base = serve(html)
     offsite, failures = [], {}
     try:
         with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
             context = playwright.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport={"width": 1200, "height": 900})
+                profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport=DESKTOP)
 
             def block_offsite(route):
                 if urlparse(route.request.url).hostname == "127.0.0.1":

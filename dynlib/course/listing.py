@@ -73,3 +73,4 @@ def show_source(*objects, docstrings=False):
     show = (lambda o: inspect.getsource(o).rstrip()) if docstrings else source_without_docstrings
     code = "\n\n".join(show(obj) for obj in objects)
     return Markdown(f"```python\n{code}\n```")
+

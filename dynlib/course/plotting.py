@@ -1,7 +1,14 @@
-"""Drawing helpers for the chapters (matplotlib): frames, trees of bodies, screw axes.
+"""Drawing helpers for the chapters (matplotlib): the book's figure style, frames, trees of bodies,
+screw axes and animations; and long symbolic results set as equations that fit the page.
 
-Import explicitly (``import dynlib.plotting as dp``); the rest of dynlib does not need
-matplotlib.  Every function draws on an axes you pass and returns what it drew.
+Import explicitly (``import dynlib.course.plotting as dp``); the rest of dynlib does not need
+matplotlib.  Every drawing function draws on an axes you pass and returns what it drew.
+
+The book's figures share one style, ``BOOK_STYLE``, which a chapter turns on once with
+:func:`use_book_style` (importing this module changes no matplotlib setting).  It is made for the
+page: a figure at most ``FIGURE_WIDTH`` inches wide, at 100 dots per inch, shows at its
+natural size in the HTML text column and in the PDF's text block, so its text, at least
+``SMALLEST_TEXT_PT`` points, is read at that size.
 
 Chapter: *Rigid-body motion and joints* (chains), *Screws, twists and wrenches* (axes).
 """
@@ -16,6 +23,10 @@ from ..multibody.kinematics import centres_of_mass, forward_kinematics
 from ..spatial.projective import line_point_direction
 
 __all__ = [
+    "BOOK_STYLE",
+    "FIGURE_WIDTH",
+    "SMALLEST_TEXT_PT",
+    "use_book_style",
     "set_axes_equal",
     "draw_frame",
     "joint_positions",
@@ -26,9 +37,63 @@ __all__ = [
     "animation_html",
     "animate_motion",
     "Player",
+    "show_terms",
 ]
 
 AXIS_COLOURS = ("tab:red", "tab:green", "tab:blue")
+
+FIGURE_WIDTH = 6.4
+"""The widest figure, in inches: at 100 dpi it fits the HTML text column (about 690 px) and the PDF's
+6.5 in text block at its natural size."""
+
+SMALLEST_TEXT_PT = 9
+"""No text in a figure is smaller than this, in points at the figure's natural size."""
+
+BOOK_STYLE = {
+    "figure.figsize": (FIGURE_WIDTH, 3.6),
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "figure.facecolor": "white",
+    "font.size": 10,
+    "axes.titlesize": 10,
+    "axes.labelsize": 10,
+    "xtick.labelsize": SMALLEST_TEXT_PT,
+    "ytick.labelsize": SMALLEST_TEXT_PT,
+    "legend.fontsize": SMALLEST_TEXT_PT,
+    "legend.title_fontsize": SMALLEST_TEXT_PT,
+    "figure.titlesize": 11,
+    "legend.framealpha": 0.9,
+    "legend.edgecolor": "0.8",
+    "lines.linewidth": 1.6,
+    "lines.markersize": 5,
+    "axes.linewidth": 0.8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "mathtext.fontset": "dejavusans",
+    "image.cmap": "viridis",
+}
+"""The matplotlib settings (``rcParams``) of every figure of the book: sizes, fonts, lines, colours."""
+
+
+def use_book_style():
+    """Turn on the book's figure style (``BOOK_STYLE``) for the figures drawn after it.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> use_book_style()
+    >>> matplotlib.rcParams["xtick.labelsize"] >= SMALLEST_TEXT_PT
+    True
+    >>> matplotlib.rcParams["figure.figsize"][0] <= FIGURE_WIDTH
+    True
+    """
+    import matplotlib
+
+    matplotlib.rcParams.update(BOOK_STYLE)
 
 # matplotlib's player draws its buttons with Font Awesome icons fetched from a CDN; offline
 # pages get plain Unicode glyphs instead.
@@ -340,8 +405,11 @@ def animation_html(animation, name):
     return Player(html, still.getvalue(), html.count("data:image/png;base64,"))
 
 
-def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=None, figsize=(4, 4), dpi=72):
+def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=None, figsize=(3.2, 3.2), dpi=100):
     """Animate a planar (xy) or spatial motion of a model as an offline player.
+
+    Each frame shows the model at one time, with the time in seconds above it and the axes
+    labelled in metres; a figure caption (the cell's ``mystnb.figure`` metadata) says what to watch.
 
     Parameters
     ----------
@@ -398,7 +466,7 @@ def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=N
         low, high = points.min(axis=0), points.max(axis=0)
         margin = 0.15 * max(float(np.max(high - low)), 1e-3)
         limits = list(zip(low - margin, high + margin))[: 3 if three_d else 2]
-    fig = plt.figure(figsize=figsize, dpi=dpi)
+    fig = plt.figure(figsize=figsize, dpi=dpi, layout="constrained")   # room for the axis labels in every frame
     ax = fig.add_subplot(projection="3d") if three_d else fig.add_subplot()
 
     def draw(frame):
@@ -412,9 +480,59 @@ def animate_motion(model, t, q, name, frames=40, tip=None, limits=None, extras=N
         else:
             ax.set_aspect("equal")
         ax.set_title(f"t = {t[k]:.2f} s")
+        ax.set_xlabel("x (m)")
+        ax.set_ylabel("y (m)")
+        if three_d:
+            ax.set_zlabel("z (m)")
         if extras is not None:
             extras(ax, k)
 
     interval_ms = 1000 * (t[-1] - t[0]) / len(samples)  # plays in real time
     return animation_html(FuncAnimation(fig, draw, frames=len(samples), interval=interval_ms), name)
 
+
+def show_terms(*equations, per_line=2):
+    r"""Equations ``lhs = rhs``, each right-hand side broken after ``per_line`` terms, one display each.
+
+    A long symbolic result shown whole (a vector of torques) is wider than the page; here each entry
+    is its own equation, a few terms to a line, and each is a separate display, so that print can
+    turn the page between them.
+
+    Parameters
+    ----------
+    *equations : (str or sympy expression, sympy expression)
+        Left-hand side (TeX, or an expression) and the sum to show on the right.
+    per_line : int
+        Terms of the sum on each line (at least 1).
+
+    Returns
+    -------
+    list of IPython.display.Math
+        Show them with ``display(*dp.show_terms(...))``: aligned equations in the HTML and the PDF.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b, c = sp.symbols("a b c")
+    >>> tau_1, tau_2 = show_terms((r"\tau_1", a + 2 * b - c), (r"\tau_2", a), per_line=2)
+    >>> tau_1.data.count(r"\\"), r"&\quad - c" in tau_1.data   # the third term on a second line
+    (1, True)
+    """
+    import sympy as sp
+    from IPython.display import Math
+
+    if not equations or int(per_line) < 1:
+        raise ValueError("show_terms needs at least one (lhs, rhs) pair and per_line >= 1")
+    shown = []
+    for lhs, rhs in equations:
+        terms = sp.sympify(rhs).as_ordered_terms()
+        pieces = []
+        for k, term in enumerate(terms):
+            negative = term.could_extract_minus_sign()
+            sign = "- " if negative else ("+ " if k else "")
+            pieces.append(sign + sp.latex(-term if negative else term))
+        lines = [" ".join(pieces[k:k + int(per_line)]) for k in range(0, len(pieces), int(per_line))]
+        left = lhs if isinstance(lhs, str) else sp.latex(lhs)
+        body = f"{left} &= {lines[0]}" + "".join(f" \\\\ &\\quad {line}" for line in lines[1:])
+        shown.append(Math("\\begin{aligned}" + body + "\\end{aligned}"))
+    return shown

@@ -42,7 +42,8 @@ def _explorer(show, **controls):
 
     class Explorer(widgets.interactive):
         def __repr__(self):
-            return "[explorer: run this notebook in Jupyter to move the sliders]"
+            return ("[interactive explorer: its sliders redraw the figure in a running notebook (Jupyter, Binder);\n"
+                    " a static page or print shows the same drawing at fixed settings in the figure beside it]")
 
     return Explorer(show, **controls)
 
@@ -77,7 +78,7 @@ def twist_field(twist, extent=1.0, per_side=3):
     return points, twist[:3] + np.cross(twist[3:], points)
 
 
-def draw_twist(ax, twist, extent=1.0):
+def draw_twist(ax, twist, extent=1.0, legend=True):
     """Draw a twist as its screw axis and the velocity field it gives the points around it.
 
     Parameters
@@ -87,6 +88,8 @@ def draw_twist(ax, twist, extent=1.0):
         Non-zero.
     extent : float
         Half the side of the cube of points drawn.
+    legend : bool
+        Name the arrows and the axis in a legend (leave it out where a caption names them).
 
     Returns
     -------
@@ -104,7 +107,11 @@ def draw_twist(ax, twist, extent=1.0):
     ax.set_ylim(-1.5 * extent, 1.5 * extent)
     ax.set_zlim(-1.5 * extent, 1.5 * extent)
     set_axes_equal(ax)
-    ax.legend(loc="upper left", fontsize=8)
+    ticks = [-extent, 0.0, extent]
+    ax.set_xticks(ticks), ax.set_yticks(ticks), ax.set_zticks(ticks)
+    ax.set_xlabel("x (m)"), ax.set_ylabel("y (m)"), ax.set_zlabel("z (m)")
+    if legend:
+        ax.legend(loc="upper left")
     return screw
 
 
@@ -215,7 +222,9 @@ def draw_strike(ax, length=1.0, mass=1.0, distance=0.5):
     ax.set_xlim(-0.3 * length, 1.2 * length)
     ax.set_ylim(-0.7, 0.7)
     ax.set_aspect("equal")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
+    ax.legend(loc="upper left")
     return spin, reaction
 
 
@@ -286,7 +295,9 @@ def draw_impact(ax, model, q, qd, where, epsilon, normal=(0.0, -1.0, 0.0)):
     ax.plot(*np.transpose([point[:2] - along_surface, point[:2] + along_surface]), color="0.4", lw=4,
             solid_capstyle="butt", label="obstacle surface")
     ax.set_aspect("equal")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
+    ax.legend(loc="upper left")
     return response
 
 
@@ -385,7 +396,9 @@ def draw_apparent_mass(ax, model, q, body=0, point=None, scale=0.25):
         ax.plot(*(point[:2, None] + scale * radius * circle), color=styles[key][0], lw=2, label=styles[key][1])
     ax.plot(*point[:2], "ko", ms=4)
     ax.set_aspect("equal")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
+    ax.legend(loc="upper left")
     return principal
 
 

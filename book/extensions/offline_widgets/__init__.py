@@ -17,14 +17,11 @@ saved widgets.  It does two things the widget manager (``@jupyter-widgets/html-m
 
 from pathlib import Path
 
+from static_files import serve_folder
+
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def _add_static_path(app, config):
-    if str(STATIC) not in map(str, config.html_static_path):
-        config.html_static_path.append(str(STATIC))
-
-
 def setup(app):
-    app.connect("config-inited", _add_static_path)
+    serve_folder(app, STATIC)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,17 @@
+"""Sphinx extension: the book's screen style on top of the theme (``static/book.css``).
+
+Text outputs wrap at the text column instead of hiding their ends behind a horizontal scrollbar
+(code inputs and listings keep their lines), and figure captions have one readable style.
+"""
+
+from pathlib import Path
+
+from static_files import serve_folder
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def setup(app):
+    serve_folder(app, STATIC)
+    app.add_css_file("book.css")
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
