@@ -38,6 +38,17 @@ from .energy import (
     system_momentum,
     system_potential_energy,
 )
+from .identification import (
+    ConsistentIdentification,
+    Identification,
+    consistency_violations,
+    excitation_condition,
+    fourier_trajectory,
+    identify_base_parameters,
+    identify_consistent_parameters,
+    parameters_from_pseudo_inertia,
+    pseudo_inertia,
+)
 from .impulse import (
     ImpulseResponse,
     contact_impulse,
@@ -67,6 +78,17 @@ from .mobility import (
     point_mobility,
     split_chain_dynamics,
     split_chain_passes,
+)
+from .regressor import (
+    PARAMETER_NAMES,
+    BaseParameters,
+    base_parameters,
+    energy_regressor,
+    inertial_parameters,
+    joint_torque_regressor,
+    model_from_parameters,
+    newton_euler_regressor,
+    regressor_passes,
 )
 from .simulation import (
     Impact,
@@ -144,4 +166,22 @@ __all__ = [
     "step_semi_implicit_euler",
     "step_explicit_euler",
     "compile_kernels",
+    "PARAMETER_NAMES",
+    "inertial_parameters",
+    "model_from_parameters",
+    "newton_euler_regressor",
+    "regressor_passes",
+    "joint_torque_regressor",
+    "energy_regressor",
+    "BaseParameters",
+    "base_parameters",
+    "pseudo_inertia",
+    "parameters_from_pseudo_inertia",
+    "consistency_violations",
+    "fourier_trajectory",
+    "excitation_condition",
+    "Identification",
+    "identify_base_parameters",
+    "ConsistentIdentification",
+    "identify_consistent_parameters",
 ]
