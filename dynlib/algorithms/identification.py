@@ -12,7 +12,7 @@ semidefinite (:func:`pseudo_inertia`, :func:`consistency_violations`), and
 
 Chapter: *Identifying the inertial parameters* (``ch-identification``, ``eq-id-least-squares`` to
 ``eq-id-consistent``); Gautier & Khalil (1990); Swevers, Ganseman, Tukel, De Schutter & Van Brussel (1997);
-Wensing, Kim & Slotine (2017); Rucker & Wensing (2022).
+Wensing, Kim & Slotine (2018); Rucker & Wensing (2022).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def pseudo_inertia(parameters):
     ``Sigma = tr(I_O) 1 / 2 - I_O`` is the body's second moment of mass about its frame's origin,
     ``integral of r r^T dm``, ``h = m c`` its first moment and ``m`` its mass, so that
     ``J = integral of [r; 1] [r; 1]^T dm``.  A body's parameters belong to some distribution of
-    non-negative mass exactly when ``J`` is positive semidefinite (Wensing, Kim & Slotine, 2017).
+    non-negative mass exactly when ``J`` is positive semidefinite (Wensing, Kim & Slotine, 2018).
 
     Parameters
     ----------
@@ -60,7 +60,7 @@ def pseudo_inertia(parameters):
 
     References
     ----------
-    Chapter *Identifying the inertial parameters* (``eq-id-pseudo-inertia``); Wensing, Kim & Slotine (2017).
+    Chapter *Identifying the inertial parameters* (``eq-id-pseudo-inertia``); Wensing, Kim & Slotine (2018).
 
     Examples
     --------
@@ -170,7 +170,7 @@ def consistency_violations(model, parameters=None, tolerance=1e-10):
 
     References
     ----------
-    Chapter *Identifying the inertial parameters* (``eq-id-pseudo-inertia``); Wensing, Kim & Slotine (2017);
+    Chapter *Identifying the inertial parameters* (``eq-id-pseudo-inertia``); Wensing, Kim & Slotine (2018);
     chapter *Spatial inertia* for the triangle inequalities.
 
     Examples
@@ -183,7 +183,7 @@ def consistency_violations(model, parameters=None, tolerance=1e-10):
     >>> pi = dl.inertial_parameters(arm)
     >>> pi[19] = 0.01                       # the second link's I_zz, far below m l^2 / 3
     >>> print(dl.consistency_violations(arm, pi)[0])   # doctest: +ELLIPSIS
-    body 1 (body1): principal moments [...] kg m^2 about the centre of mass ... the triangle inequality I1 + I2 >= I3 ...
+    body 1 (body1): principal moments [...] kg m^2 about the centre of mass ... triangle inequality I1 + I2 >= I3 ...
     """
     check_model(model)
     rows = _rows(model, parameters)
@@ -461,7 +461,7 @@ def identify_base_parameters(model, q, qd, qdd, tau, base=None, weighted=False, 
     References
     ----------
     Chapter *Identifying the inertial parameters* (``eq-id-least-squares``, ``eq-id-weighted``); Gautier &
-    Khalil (1990); Gautier (1997).
+    Khalil (1990); Khalil & Dombre (2002) ch. 12.
 
     Examples
     --------
@@ -578,7 +578,7 @@ def identify_consistent_parameters(model, q, qd, qdd, tau, prior=None, weighted=
 
     References
     ----------
-    Chapter *Identifying the inertial parameters* (``eq-id-consistent``); Wensing, Kim & Slotine (2017);
+    Chapter *Identifying the inertial parameters* (``eq-id-consistent``); Wensing, Kim & Slotine (2018);
     Rucker & Wensing (2022).
 
     Examples
@@ -604,9 +604,12 @@ def identify_consistent_parameters(model, q, qd, qdd, tau, prior=None, weighted=
     N, nv, p = Y.shape
     noise = first[1] if weighted else np.full(nv, np.sqrt(np.mean(first[1] ** 2)))
     noise = np.maximum(noise, 1e-6 * np.sqrt(np.mean(tau_rows**2, axis=0)) + 1e-300)
-    A = (Y / noise[:, None]).reshape(N * nv, p)
-    target = (tau_rows / noise).reshape(-1)
-    F = (_friction_columns(qd_rows) / noise[:, None]).reshape(N * nv, 2 * nv) if friction else np.zeros((N * nv, 0))
+    columns = [Y / noise[:, None]] + ([_friction_columns(qd_rows) / noise[:, None]] if friction else [])
+    stacked = np.concatenate(columns, axis=2).reshape(N * nv, -1)
+    # |stacked x - target| = |R x - Q^T target| + a constant: the data term in as many rows as unknowns
+    Q, R = np.linalg.qr(stacked)
+    reduced = Q.T @ (tau_rows / noise).reshape(-1)
+    A, F = R[:, :p], R[:, p:]
     n = model.n_bodies
     J0 = pseudo_inertia(prior)
     largest = max(np.abs(np.linalg.eigvalsh(J0)).max(), 1e-300)
@@ -624,14 +627,14 @@ def identify_consistent_parameters(model, q, qd, qdd, tau, prior=None, weighted=
     def residuals(x):
         J, _ = unpack(x)
         pi = parameters_from_pseudo_inertia(J).reshape(-1)
-        data = A @ pi + F @ x[10 * n:] - target
+        data = A @ pi + F @ x[10 * n:] - reduced
         whitened = L_inv @ (J - J0) @ np.swapaxes(L_inv, 1, 2)
         return np.concatenate([data, weight * whitened.reshape(-1)])
 
     def jacobian(x):
         J, dJ = unpack(x)
         dpi = parameters_from_pseudo_inertia(dJ)                # (n, 10 theta, 10 pi)
-        top = np.einsum("rip,itp->rit", A.reshape(-1, n, 10), dpi).reshape(N * nv, 10 * n)
+        top = np.einsum("rip,itp->rit", A.reshape(-1, n, 10), dpi).reshape(len(A), 10 * n)
         top = np.concatenate([top, F], axis=1)
         whitened = L_inv[:, None] @ dJ @ np.swapaxes(L_inv, 1, 2)[:, None]   # (n, 10, 4, 4)
         bottom = np.zeros((16 * n, 10 * n + k))
@@ -645,6 +648,6 @@ def identify_consistent_parameters(model, q, qd, qdd, tau, prior=None, weighted=
                              gtol=1e-12, max_nfev=500)
     J, _ = unpack(solution.x)
     pi = parameters_from_pseudo_inertia(J).reshape(-1)
-    fitted = (A @ pi + F @ solution.x[10 * n:] - target).reshape(N, nv) * noise
+    fitted = (stacked @ np.concatenate([pi, solution.x[10 * n:]])).reshape(N, nv) * noise - tau_rows
     return ConsistentIdentification(pi, solution.x[10 * n:].reshape(2, -1).T.copy() if friction else None,
                                     np.sqrt(np.mean(fitted**2, axis=0)))

@@ -454,6 +454,31 @@ class BaseParameters(NamedTuple):
                              f"(ten per body), got shape {pi.shape}")
         return pi[..., self.independent] + pi[..., self.dependent] @ self.beta.T
 
+    def nearest(self, values, prior):
+        """The full parameter vector nearest to ``prior`` (Euclidean) whose base parameters are ``values``.
+
+        ``prior + K^+ (values - K prior)``, with ``K`` the map ``pi -> pi_b`` and ``K^+`` its
+        pseudo-inverse: the published parameters, say, moved as little as the identified base
+        parameters ask.  Nothing makes it physically consistent.
+
+        Parameters
+        ----------
+        values : array_like, shape (r,)
+        prior : array_like, shape (10 n,)
+
+        Returns
+        -------
+        ndarray, shape (10 n,)
+        """
+        r, p = len(self.independent), len(self.independent) + len(self.dependent)
+        values, prior = np.asarray(values, dtype=float), np.asarray(prior, dtype=float)
+        if values.shape != (r,) or prior.shape != (p,):
+            raise ValueError(f"values must have shape ({r},) and prior ({p},), got {values.shape} and {prior.shape}")
+        K = np.zeros((r, p))
+        K[:, self.independent] = np.eye(r)
+        K[:, self.dependent] = np.asarray(self.beta, dtype=float)
+        return prior + np.linalg.lstsq(K, values - K @ prior, rcond=None)[0]
+
     def regressor(self, Y):
         """The base regressor ``Y[..., independent]``: ``Y @ pi = base.regressor(Y) @ base.of(pi)``.
 
