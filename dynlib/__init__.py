@@ -10,7 +10,7 @@ The package is layered, each folder importing only from those above it in this l
 - ``dynlib.spatial``: 6-vector algebra, rotations, SE(3), screws, projective geometry, inertia (Part I);
 - ``dynlib.multibody``: joints, the Model, builders, URDF, kinematics, loop closures, mechanisms;
 - ``dynlib.algorithms``: inverse dynamics, mass matrix, articulated inertia and mobility, impulses,
-  constrained dynamics, energy, simulation (Parts II-III);
+  constrained dynamics, energy, simulation, derivatives, regressors and identification (Parts II-IV);
 - ``dynlib.course``: figures, explorers, listings and exercise feedback for the book.
 
 Everything an algorithm needs is re-exported here: ``import dynlib as dl; dl.rnea(...)``.

@@ -1,7 +1,8 @@
-"""Parts II-III of the course: inverse dynamics, the mass matrix, articulated inertia and mobility,
-impulses, constrained dynamics, energy, simulation and the derivatives of the dynamics.
+"""Parts II-IV of the course: inverse dynamics, the mass matrix, articulated inertia and mobility,
+impulses, constrained dynamics, energy, simulation, the derivatives of the dynamics, and the regressors
+and identification of the inertial parameters.
 
-Chapter: Parts II and III (chapters 5-10).
+Chapter: Parts II to IV (chapters 5-11 and 13).
 """
 
 from .articulated import (

@@ -161,8 +161,8 @@ def model_from_parameters(model, parameters, strict_inertias=None):
         text = str(err)
         if text.startswith("inertias["):  # "inertias[i] is not ...": say which parameters those are
             i = int(text[len("inertias["):text.index("]")])
-            text = (f"the parameters of body {i} ({model.names[i]}, entries {10 * i} to {10 * i + 9})"
-                    + text[text.index("]") + 1:])
+            rest = text[text.index("]") + 1:].replace(" is not ", " are not ", 1)
+            text = f"the parameters of body {i} ({model.names[i]}, entries {10 * i} to {10 * i + 9}){rest}"
         raise ValueError(text) from None
 
 
@@ -193,14 +193,15 @@ def newton_euler_regressor(v, a):
     """
     Y = np.zeros((6, 10), dtype=v.dtype)
     w, dw = v[3:], a[3:]
-    abar = a[:3] + cross3(w, v[:3])                     # acceleration of the origin
-    Y[:3, 0] = abar                                     # m
-    Y[:3, 1:4] = skew(dw) + np.outer(w, w) - (w @ w) * identity(3, v)   # h: dw x h + w x (w x h)
-    Y[3:, 1:4] = -skew(abar)                            # h x abar
-    for k in range(6):                                  # I_O: I_O dw + w x I_O w
+    abar = a[:3] + cross3(w, v[:3])                 # acceleration of the origin
+    Y[:3, 0] = abar                                 # m: m abar
+    # h = m c: dw x h + w x (w x h) and h x abar
+    Y[:3, 1:4] = skew(dw) + np.outer(w, w) - (w @ w) * identity(3, v)
+    Y[3:, 1:4] = -skew(abar)
+    for k in range(6):                              # I_O: I_O dw + w x I_O w
         E_w, E_dw = np.zeros(3, dtype=v.dtype), np.zeros(3, dtype=v.dtype)
         r, c = _ROW[k], _COLUMN[k]
-        E_w[r], E_dw[r] = w[c], dw[c]                   # (unit symmetric E_k) w
+        E_w[r], E_dw[r] = w[c], dw[c]               # (unit symmetric E_k) w
         if r != c:
             E_w[c], E_dw[c] = w[r], dw[r]
         Y[3:, 4 + k] = E_dw + cross3(w, E_w)
@@ -256,18 +257,18 @@ def regressor_passes(m, q, qd, qdd):
     v = np.zeros((n, 6), dtype=qd.dtype)
     a = np.zeros((n, 6), dtype=qd.dtype)
     Y = np.zeros((qd.shape[0], 10 * n), dtype=qd.dtype)
-    for i in range(n):                                          # out from the base
+    for i in range(n):                                  # out from the base
         k, d = m.parent[i], slice(m.v_start[i], m.v_start[i + 1])
-        vJ = s[d].T @ qd[d]                                     # s_i qd_i
+        vJ = s[d].T @ qd[d]                             # s_i qd_i
         v[i] = v[k] + vJ if k >= 0 else vJ
         a[i] = (a[k] if k >= 0 else m.a_base) + s[d].T @ qdd[d] + cross_motion(v[i], vJ)
         # body i's wrench per unit parameter: in its own frame, then in the world's
-        Y_i = newton_euler_regressor(_motion_to_body(R[i], p[i], v[i]), _motion_to_body(R[i], p[i], a[i]))
-        F_i = _forces_to_world(R[i], p[i], Y_i)
+        v_i, a_i = _motion_to_body(R[i], p[i], v[i]), _motion_to_body(R[i], p[i], a[i])
+        F_i = _forces_to_world(R[i], p[i], newton_euler_regressor(v_i, a_i))
         j = i
-        while j >= 0:                                           # every joint that carries body i
+        while j >= 0:                                   # every joint carrying body i
             e = slice(m.v_start[j], m.v_start[j + 1])
-            Y[e, 10 * i:10 * i + 10] = s[e] @ F_i               # s_j^T f_i
+            Y[e, 10 * i:10 * i + 10] = s[e] @ F_i       # s_j^T f_i
             j = m.parent[j]
     return Y
 
