@@ -2,13 +2,13 @@
 
 The torques are linear in the base parameters, ``tau = Y_b(q, qd, qdd) pi_b``
 (:mod:`dynlib.algorithms.regressor`), so the samples of a motion stack into an overdetermined linear
-system that least squares solves (:func:`identify_base_parameters`), ordinarily or weighted by each
+system that least squares solves (:func:`~dynlib.identify_base_parameters`), ordinarily or weighted by each
 joint's noise, with a friction model beside it if asked.  A motion excites the parameters well when the
-stacked regressor is well conditioned (:func:`excitation_condition`); periodic finite Fourier series
-(:func:`fourier_trajectory`) are the usual choice.  A least-squares estimate may belong to no rigid body
-at all; a body's parameters are physically consistent exactly when its 4 x 4 pseudo-inertia is positive
-semidefinite (:func:`pseudo_inertia`, :func:`consistency_violations`), and
-:func:`identify_consistent_parameters` fits the torques under that condition.
+stacked regressor is well conditioned (:func:`~dynlib.excitation_condition`); periodic finite Fourier series
+(:func:`~dynlib.fourier_trajectory`) are the usual choice.  A least-squares estimate may belong to no rigid
+body at all; a body's parameters are physically consistent exactly when its 4 x 4 pseudo-inertia is positive
+semidefinite (:func:`~dynlib.pseudo_inertia`, :func:`~dynlib.consistency_violations`), and
+:func:`~dynlib.identify_consistent_parameters` fits the torques under that condition.
 
 Chapter: *Identifying the inertial parameters* (``ch-identification``, ``eq-id-least-squares`` to
 ``eq-id-consistent``); Gautier & Khalil (1990); Swevers, Ganseman, Tukel, De Schutter & Van Brussel (1997);
@@ -52,7 +52,7 @@ def pseudo_inertia(parameters):
     Parameters
     ----------
     parameters : array_like, shape (..., 10)
-        One body's parameters in the order of :data:`dynlib.PARAMETER_NAMES` (``(n, 10)`` for n bodies).
+        One body's parameters in the order of ``dynlib.PARAMETER_NAMES`` (``(n, 10)`` for n bodies).
 
     Returns
     -------
@@ -217,7 +217,7 @@ def consistency_violations(model, parameters=None, tolerance=1e-10):
 def fourier_trajectory(t, q0, a, b, frequency):
     """A periodic excitation trajectory: a finite Fourier series per joint, and its two derivatives.
 
-    With ``w = 2 pi frequency`` and ``L`` harmonics,
+    With ``w = 2 pi frequency`` and ``L`` harmonics::
 
         q_j(t) = q0_j + sum_l ( a_jl sin(l w t) - b_jl cos(l w t) ) / (l w),
         qd_j(t) = sum_l a_jl cos(l w t) + b_jl sin(l w t),
@@ -540,9 +540,9 @@ def identify_consistent_parameters(model, q, qd, qdd, tau, prior=None, weighted=
                                    regularization=1.0):
     """Estimate every body's parameters from measured torques, keeping each body physically possible.
 
-    Minimises, over parameters whose pseudo-inertias are positive definite (:func:`pseudo_inertia`),
+    Minimises, over parameters whose pseudo-inertias are positive definite (:func:`pseudo_inertia`)::
 
-        |D (Y pi + friction - tau)|^2 / 2 + regularization * sum_i |L_i^-1 (J_i - J0_i) L_i^-T|^2 / 2,
+        |D (Y pi + friction - tau)|^2 / 2 + regularization * sum_i |L_i^-1 (J_i - J0_i) L_i^-T|^2 / 2
 
     where ``D`` divides each joint's rows by its noise (one common noise unless ``weighted``), estimated
     by :func:`identify_base_parameters`; ``J0_i = L_i L_i^T`` are the pseudo-inertias of the ``prior``

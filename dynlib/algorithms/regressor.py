@@ -1,15 +1,15 @@
 """The dynamics are linear in the inertial parameters: parameter vectors, regressors and base parameters.
 
 Each body has ten standard inertial parameters, in its own frame, about its frame's origin
-(:data:`PARAMETER_NAMES`): the mass ``m``, the first moment ``h = m c`` and the six entries of the
-rotational inertia ``I_O`` about the origin.  The spatial inertia is linear in them,
+(``dynlib.PARAMETER_NAMES``): the mass ``m``, the first moment ``h = m c`` and the six entries of the
+rotational inertia ``I_O`` about the origin.  The spatial inertia is linear in them::
 
-    I = [[m 1, -[h]], [[h], I_O]],
+    I = [[m 1, -[h]], [[h], I_O]]
 
 so the Newton-Euler wrench ``f = I a + v x* I v`` of a body is ``Y(v, a) pi`` with a 6 x 10 matrix
-(:func:`newton_euler_regressor`), and the joint torques, sums of projections of such wrenches, are
-``tau = Y(q, qd, qdd) pi`` (:func:`joint_torque_regressor`).  Only some combinations of the
-parameters change any torque: the base parameters (:func:`base_parameters`).
+(:func:`~dynlib.newton_euler_regressor`), and the joint torques, sums of projections of such wrenches, are
+``tau = Y(q, qd, qdd) pi`` (:func:`~dynlib.joint_torque_regressor`).  Only some combinations of the
+parameters change any torque: the base parameters (:func:`~dynlib.base_parameters`).
 
 Chapter: *Identifying the inertial parameters* (``ch-identification``, ``eq-id-newton-euler`` to
 ``eq-id-base``); Atkeson, An & Hollerbach (1986); Gautier & Khalil (1990).
@@ -52,7 +52,7 @@ def inertial_parameters(model):
 
     Body ``i``'s parameters ``pi[10 i : 10 i + 10]`` are, in its own frame and about its frame's
     origin (the joint), ``(m, m c_x, m c_y, m c_z, I_xx, I_xy, I_xz, I_yy, I_yz, I_zz)``
-    (:data:`PARAMETER_NAMES`), with ``I_O = I_c - m [c][c]`` the rotational inertia about the origin.
+    (``dynlib.PARAMETER_NAMES``), with ``I_O = I_c - m [c][c]`` the rotational inertia about the origin.
     The spatial inertia is linear in them: ``I = [[m 1, -[h]], [[h], I_O]]`` with ``h = m c``.
 
     Parameters
@@ -122,7 +122,7 @@ def model_from_parameters(model, parameters, strict_inertias=None):
     model : Model
         Gives the tree, joints, placements, gravity and names.
     parameters : array_like, shape (10 n,) or (n, 10)
-        Ten parameters per body in the order of :data:`PARAMETER_NAMES`.
+        Ten parameters per body in the order of ``dynlib.PARAMETER_NAMES``.
     strict_inertias : bool, optional
         As for :class:`Model`: True asks every body to be a rigid body's (positive mass, principal
         moments obeying the triangle inequality); False takes the parameters as given, as a data
@@ -381,9 +381,9 @@ def energy_regressor_batch(m, q, qd):
 def energy_regressor(model, q, qd):
     """The energy regressors: kinetic energy ``T = kinetic @ pi`` and potential energy ``U = potential @ pi``.
 
-    With the body twist ``[nu; w]`` in body ``i``'s own coordinates and ``(R_i, p_i)`` its pose,
+    With the body twist ``[nu; w]`` in body ``i``'s own coordinates and ``(R_i, p_i)`` its pose::
 
-        T_i = m |nu|^2 / 2 + h . (nu x w) + w . I_O w / 2,     U_i = -m g . p_i - g . R_i h,
+        T_i = m |nu|^2 / 2 + h . (nu x w) + w . I_O w / 2,     U_i = -m g . p_i - g . R_i h
 
     both linear in ``pi_i``; ``T = system_kinetic_energy`` and ``U = system_potential_energy``.
     The power balance ``d(T + U)/dt = tau . qd`` makes the energy form of identification (no
