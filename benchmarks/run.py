@@ -4,6 +4,7 @@ Usage::
 
     make bench                                   # full run: writes benchmarks/results.md and results.png
     .venv/bin/python benchmarks/run.py --quick   # smoke run (fewer sizes, short timings), prints only
+    .venv/bin/python benchmarks/run.py --regressor-only   # the joint-torque regressor against Pinocchio's only
     .venv/bin/python benchmarks/run.py --sizes 8 64 --output bench-output
 
 Needs ``requirements-bench.txt`` (``pin``, ``mujoco``, ``modern-robotics``).  Models: random
@@ -378,6 +379,56 @@ def derivative_table(cases, times):
     return "\n".join(inverse + [""] + forward)
 
 
+# ------------------------------------------------------------------------------- the regressor
+
+REGRESSOR_SIZES = DERIVATIVE_SIZES
+#: Pinocchio orders a body's rotational inertia (xx, xy, yy, xz, yz, zz); dynlib (xx, xy, xz, yy, yz, zz)
+PINOCCHIO_PARAMETER_ORDER = np.array([0, 1, 2, 3, 4, 5, 7, 6, 8, 9])
+
+
+def regressor_calls(case, pin, to_pinocchio):
+    """Check dl.joint_torque_regressor against Pinocchio's (parameter order mapped); return the calls and the error."""
+    m, q, qd, qdd = case.model, case.q, case.qd, case.qdd
+    pm = to_pinocchio(m)
+    pd = pm.createData()
+    order = np.concatenate([10 * i + PINOCCHIO_PARAMETER_ORDER for i in range(m.n_bodies)])
+    error = check_close(f"{case.title}: joint torque regressor", dl.joint_torque_regressor(m, q, qd, qdd)[:, order],
+                        np.array(pin.computeJointTorqueRegressor(pm, pd, q, qd, qdd)))
+    calls = {
+        "dynlib": lambda: dl.joint_torque_regressor(m, q, qd, qdd),
+        "pin": lambda: pin.computeJointTorqueRegressor(pm, pd, q, qd, qdd),
+        "rnea": lambda: dl.rnea(m, q, qd, qdd),
+    }
+    return calls, error
+
+
+def regressor_times(cases, refs, repeat, target):
+    """Time ``dl.joint_torque_regressor`` against Pinocchio's ``computeJointTorqueRegressor`` (and ``dl.rnea``).
+
+    Returns ``({case.key: {library: seconds}}, largest relative error)``.
+    """
+    times, worst = {}, 0.0
+    for case in cases:
+        if case.label == "chain" and case.n not in REGRESSOR_SIZES:
+            continue
+        calls, error = regressor_calls(case, refs[0], refs[1])
+        worst = max(worst, error)
+        times[case.key] = t = measure(calls, repeat, target)
+        print(f"{case.title:<16} joint_torque_regressor {us(t['dynlib']):>10} {us(t['pin']):>11} "
+              f"{ratio_text(t['dynlib'] / t['pin']):>7}   (dl.rnea {us(t['rnea'])})", flush=True)
+    return times, worst
+
+
+def regressor_table(cases, times):
+    rows = ["| model | `joint_torque_regressor` | Pinocchio | ratio | `rnea` |", "|---|---|---|---|---|"]
+    for case in cases:
+        if case.key in times:
+            t = times[case.key]
+            rows.append(f"| {case.title} | {us(t['dynlib'])} | {us(t['pin'])} | {ratio_text(t['dynlib'] / t['pin'])} "
+                        f"| {us(t['rnea'])} |")
+    return "\n".join(rows)
+
+
 # ------------------------------------------------------------------------------- the batch
 
 
@@ -617,7 +668,7 @@ def machine_info():
             "commit": commit}
 
 
-def write_markdown(path, cases, times, slopes, targets, checks, info, settings, derivatives, cold):
+def write_markdown(path, cases, times, slopes, targets, checks, info, settings, derivatives, regressors, cold):
     versions = ", ".join(f"{k} {v}" for k, v in info["versions"].items())
     worst = {}
     for (_case, lib, _alg), err in checks["references"].items():
@@ -699,6 +750,15 @@ difference quotient of `dtau/dq` needs.  Microseconds per call.
 
 {derivative_table(cases, derivatives)}
 
+## The joint-torque regressor
+
+`dl.joint_torque_regressor(model, q, qd, qdd)` against Pinocchio's `computeJointTorqueRegressor`, on the
+same models.  Before timing, the two agree to a relative {RTOL:.0e} once Pinocchio's order of a body's
+rotational inertia (xx, xy, yy, xz, yz, zz) is mapped onto dynlib's (largest error seen
+{checks['regressor']:.1e}).  `dl.rnea` on the same state is timed beside them.  Microseconds per call.
+
+{regressor_table(cases, regressors)}
+
 ![Time per call against n, log-log](results.png)
 """
     path.write_text(text)
@@ -768,6 +828,8 @@ def main(argv=None):
     parser.add_argument("--no-files", action="store_true", help="print only")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock instead of CPU time")
     parser.add_argument("--strict", action="store_true", help="exit with status 1 when a target fails")
+    parser.add_argument("--regressor-only", action="store_true",
+                        help="check and time only the joint-torque regressor against Pinocchio's (prints, no files)")
     args = parser.parse_args(argv)
     global CLOCK
     CLOCK = time.perf_counter if args.wall else time.process_time
@@ -784,6 +846,11 @@ def main(argv=None):
     print(f"dynlib's kernels are {'compiled by numba' if compiled else 'running as plain Python (no numba)'}.")
     start, load_before = time.perf_counter(), os.getloadavg()[0]
     cases = [chain(n) for n in sizes] + [arm()]
+    if args.regressor_only:
+        print("Joint-torque regressor (µs: dynlib, Pinocchio, ratio):", flush=True)
+        _, worst = regressor_times(cases, refs, repeat, target)
+        print(f"\nAgreement before timing: within {worst:.1e} of Pinocchio (rtol {RTOL:.0e}).")
+        return 0
     times, checks = {}, {"references": {}, "mobility": {}}
     print(f"{'model':<16} {'algorithm':<21} {'dynlib µs':>10}" + "".join(f" {lib + ' µs':>11} {'ratio':>7}"
                                                                       for lib in REFERENCES), flush=True)
@@ -808,6 +875,8 @@ def main(argv=None):
     print("\nDerivatives (µs: dynlib, Pinocchio, ratio):", flush=True)
     derivatives, worst_derivative = derivative_times(cases, refs, repeat, target)
     checks["derivatives"] = worst_derivative
+    print("\nJoint-torque regressor (µs: dynlib, Pinocchio, ratio):", flush=True)
+    regressors, checks["regressor"] = regressor_times(cases, refs, repeat, target)
     slopes = compute_slopes(cases, times)
     targets = evaluate_targets(cases, times, slopes, batched, cold)
     worst = max(checks["references"].values())
@@ -836,7 +905,7 @@ def main(argv=None):
             "numba": metadata.version("numba") if compiled else "not installed: kernels uncompiled",
         }
         write_markdown(output / "results.md", cases, times, slopes, targets, checks, info, settings, derivatives,
-                       cold)
+                       regressors, cold)
         plot(output / "results.png", cases, times, slopes, info, settings)
         print(f"Wrote {output / 'results.md'} and {output / 'results.png'}.")
     if args.strict and any(v == "FAIL" for _, _, v in targets):

@@ -44,10 +44,13 @@ def results():
         out[f"{key}/aba"] = dl.aba(tree, q, qd, tau, f_ext)
         out[f"{key}/hybrid"] = np.concatenate(dl.hybrid_dynamics(tree, q, qd, tau, tau, given, f_ext))
         out[f"{key}/rnea derivatives"] = np.stack(dl.rnea_derivatives(tree, q, qd, tau, f_ext))
+        out[f"{key}/regressor"] = dl.joint_torque_regressor(tree, q, qd, tau)
+        out[f"{key}/regressor energy"] = np.stack(dl.energy_regressor(tree, q, qd))
         Q, QD, TAU = _states(tree, rng, batch=(3, 50))  # large enough to be split over the cores
         out[f"{key}/rnea batch"] = dl.rnea(tree, Q, QD, TAU)
         out[f"{key}/aba batch"] = dl.aba(tree, Q, QD, TAU)
         out[f"{key}/crba batch"] = dl.crba(tree, Q)
+        out[f"{key}/regressor batch"] = dl.joint_torque_regressor(tree, Q, QD, TAU)
     for seed, n in enumerate([2, 6]):
         rng = np.random.default_rng(200 + seed)
         chain = dl.random_tree(n, 50 + seed, branching=0.0, kinds=["revolute", "prismatic", "spherical"])
@@ -70,7 +73,7 @@ def results():
 
 def _tolerance(name, cond):
     """Forward computations (rnea, crba) lose nothing to conditioning; solves lose up to cond(H) eps."""
-    if name.split("/")[1].startswith(("rnea", "crba")):
+    if name.split("/")[1].startswith(("rnea", "crba", "regressor")):
         return 1e-12 if "derivatives" not in name else 1e-10  # sums of many products of subtree terms
     return max(1e-12, 1e3 * EPS * cond[name.split("/")[0]])
 

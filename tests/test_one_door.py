@@ -72,6 +72,8 @@ CALLS = {
     "stacked_forward_dynamics": lambda: dl.stacked_forward_dynamics(MODEL, Q, QD, TAU),
     "rnea_derivatives": lambda: dl.rnea_derivatives(MODEL, Q, QD, TAU),
     "aba_derivatives": lambda: dl.aba_derivatives(MODEL, Q, QD, TAU),
+    "joint_torque_regressor": lambda: dl.joint_torque_regressor(MODEL, Q, QD, TAU),
+    "energy_regressor": lambda: dl.energy_regressor(MODEL, Q, QD),
 }
 
 

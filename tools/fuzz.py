@@ -471,6 +471,8 @@ STATE_TARGETS = {
     "system_momentum": (dl.system_momentum, _state("q", "qd"), False),
     "system_centre_of_mass": (dl.system_centre_of_mass, _state("q"), False),
     "integrate": (dl.integrate, _state("q", "qd"), False),
+    "joint_torque_regressor": (dl.joint_torque_regressor, _state("q", "qd", "qdd"), False),
+    "energy_regressor": (dl.energy_regressor, _state("q", "qd"), False),
     "difference": (dl.difference, lambda rng, m, s: (["q0", "q1"], [s[0], dl.random_configuration(m, rng)],
                                                     ["q", "q"]), False),
 }

@@ -28,6 +28,8 @@ SECTIONS = [
     ("dynlib.algorithms.mass_matrix", "Mass matrix"),
     ("dynlib.algorithms.articulated", "Articulated-body and hybrid dynamics"),
     ("dynlib.algorithms.derivatives", "Derivatives of the dynamics"),
+    ("dynlib.algorithms.regressor", "Inertial parameters and regressors"),
+    ("dynlib.algorithms.identification", "Identification and physical consistency"),
     ("dynlib.algorithms.body_frame", "Kim's body-frame recursions"),
     ("dynlib.algorithms.mobility", "Articulated mobility and chain splitting"),
     ("dynlib.algorithms.impulse", "Impulses"),
@@ -50,7 +52,7 @@ Every public function and class of `dynlib`, generated from the docstrings that 
 run. Each entry gives shapes, the equation it implements and the source-note equations it
 follows; the [notation page](notation.md) fixes the conventions. The library is layered:
 `dynlib.spatial` (Part I), `dynlib.multibody` (models and kinematics), `dynlib.algorithms`
-(Parts II-III) and `dynlib.course` (the book's tools), each importing only from those before it.
+(Parts II-IV) and `dynlib.course` (the book's tools), each importing only from those before it.
 With `import dynlib as dl` everything below is `dl.<name>`, except the drawing helpers of
 `dynlib.course.plotting`, the explorers of `dynlib.course.widgets`, the exercise checks of
 `dynlib.course.exercises` and the kernels of `dynlib.kernels`.

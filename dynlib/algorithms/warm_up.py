@@ -20,6 +20,7 @@ from .impulse import impulse_propagation
 from .inverse_dynamics import rnea
 from .mass_matrix import crba
 from .mobility import articulated_mobility, split_chain_dynamics
+from .regressor import energy_regressor, joint_torque_regressor
 
 __all__ = ["compile_kernels"]
 
@@ -56,4 +57,6 @@ def compile_kernels():
     impulse_propagation(chain, q, qd, line_coordinates([0.0, 0.0, 0.0], [0.0, 1.0, 0.0]), 0.5)
     for args in ((q, qd, tau), batch):
         rnea_derivatives(chain, *args)
+        joint_torque_regressor(chain, *args)
+        energy_regressor(chain, *args[:2])
     return COMPILED
