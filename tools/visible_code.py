@@ -78,6 +78,62 @@ def visible_code(path):
     return seen
 
 
+def _names(source):
+    """``(defined, used)``: the names a cell binds (assignments, definitions, parameters, imports) and
+    the names it reads."""
+    import ast
+
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    tree = ast.parse(TransformerManager().transform_cell(source))
+    defined, used = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (used if isinstance(node.ctx, ast.Load) else defined).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.arg):
+            defined.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            defined |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            defined.add(node.name)
+    return defined, used
+
+
+def names_from_folded_cells(path):
+    """``(cell index, names)`` for each visible code cell that reads a name which only folded cells
+    above it define: a reader of the printed page, or one who does not unfold, cannot know it."""
+    import builtins
+
+    cells = json.loads(Path(path).read_text())["cells"]
+    folded_only, shown, found = set(), set(dir(builtins)), []
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        defined, used = _names("".join(cell["source"]))
+        if set(cell.get("metadata", {}).get("tags", [])) & HIDDEN_INPUT:
+            folded_only |= defined - shown
+            continue
+        unseen = (used - defined - shown) & folded_only
+        if unseen:
+            found.append((index, sorted(unseen)))
+        shown |= defined
+        folded_only -= defined
+    return found
+
+
+def silent_checks(path):
+    """Indices of folded code cells that assert something and show no output: the reader sees an
+    empty toggle instead of what was verified."""
+    cells = json.loads(Path(path).read_text())["cells"]
+    shows = {"stream", "execute_result", "display_data"}
+    return [index for index, cell in enumerate(cells)
+            if cell["cell_type"] == "code" and set(cell.get("metadata", {}).get("tags", [])) & HIDDEN_INPUT
+            and "assert" in "".join(cell["source"])
+            and not any(output["output_type"] in shows for output in cell.get("outputs", []))]
+
+
 def total(path):
     return sum(shown + listed for _, shown, listed in visible_code(path))
 

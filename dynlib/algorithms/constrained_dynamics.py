@@ -353,7 +353,7 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None, about="origi
             couple(row + k, 6 * body, sign * c.angular_axes @ angular)
             rhs[row : row + k] -= sign * c.linear_axes @ cross3(kin.v[body, 3:], xd)
         row += c.m
-    from scipy.sparse import coo_array  # imported here: scipy.sparse costs a second at import
+    from scipy.sparse import coo_array  # here: importing scipy.sparse takes a second
 
     K = coo_array(
         (np.concatenate(values), (np.concatenate(rows), np.concatenate(cols))),

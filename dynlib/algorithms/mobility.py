@@ -587,8 +587,9 @@ def mobility_spectrum(model, q, rtol=1e-9):
     if not (isinstance(rtol, float) and 0 < rtol < 1):
         raise ValueError(f"rtol must be a float in (0, 1), got {rtol!r}")
     check_chain(model, "articulated mobility")
-    state = check_state(model, q, qd=np.zeros(model.nv), tau=np.zeros(model.nv), batch=False)
-    Lambda_inv = state_mobility(state)[0]  # about the reference point, as well scaled far from the origin as near
+    zero = np.zeros(model.nv)
+    state = check_state(model, q, qd=zero, tau=zero, batch=False)
+    Lambda_inv = state_mobility(state)[0]  # about the reference point: as well scaled far away as near
     if Lambda_inv.dtype == object:
         raise TypeError(
             "mobility_spectrum needs numbers; "
