@@ -589,7 +589,7 @@ def mobility_spectrum(model, q, rtol=1e-9):
     check_chain(model, "articulated mobility")
     zero = np.zeros(model.nv)
     state = check_state(model, q, qd=zero, tau=zero, batch=False)
-    Lambda_inv = state_mobility(state)[0]  # about the reference point: as well scaled far away as near
+    Lambda_inv = state_mobility(state)[0]  # about the reference point
     if Lambda_inv.dtype == object:
         raise TypeError(
             "mobility_spectrum needs numbers; "

@@ -24,15 +24,13 @@ import numpy as np
 from ..core.backend import as_array, check_finite, check_magnitude, exact, sympy_module, zeros
 from ..core.compile import identity, kernel, run
 from ..multibody.kinematics import body_kinematics
-from ..multibody.model import Model, check_model, check_state, random_configuration
+from ..multibody.model import Model, check_model, check_state, random_configuration, reference_point
 from ..spatial.algebra import cross3, cross_motion, skew
 
 __all__ = [
     "PARAMETER_NAMES",
     "inertial_parameters",
     "model_from_parameters",
-    "newton_euler_regressor",
-    "regressor_passes",
     "joint_torque_regressor",
     "energy_regressor",
     "BaseParameters",
@@ -347,7 +345,8 @@ def energy_regressor_passes(m, q, qd):
     ----------
     Chapter *Identifying the inertial parameters* (``eq-id-energy``).
     """
-    R, p, s, _ = body_kinematics(m, q)
+    R, p, s, _ = body_kinematics(m, q)                         # p from the reference point
+    origin = reference_point(m, q)                             # that point, from the world origin
     n = m.parent.shape[0]
     v = np.zeros((n, 6), dtype=qd.dtype)
     kinetic = np.zeros(10 * n, dtype=qd.dtype)
@@ -363,7 +362,7 @@ def energy_regressor_passes(m, q, qd):
         for j in range(6):                                      # w . I_O w / 2
             r, c = _ROW[j], _COLUMN[j]
             kinetic[10 * i + 4 + j] = w[r] * w[c] if r != c else w[r] * w[r] / 2
-        potential[10 * i] = -(g @ p[i])                         # -m g . p
+        potential[10 * i] = -(g @ (origin + p[i]))              # -m g . p, p from the world origin
         potential[10 * i + 1:10 * i + 4] = -(R[i].T @ g)        # -g . R h
     return kinetic, potential
 
