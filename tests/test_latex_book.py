@@ -43,9 +43,42 @@ def test_front_and_back_matter_are_unnumbered_and_numbered_parts_open_with_a_par
 
 
 def test_the_parts_of_the_books_toc_are_read():
+    """Every numbered part is a "Part N: ..." or continues one (no caption, right after a part that has one)."""
     parts = latex_book.parts_of(yaml.safe_load((ROOT / "_toc.yml").read_text()))
-    numbered = [caption for caption, is_numbered, _ in parts if is_numbered]
-    assert numbered and all(latex_book.NUMBERED_PART.match(caption) for caption in numbered)
+    numbered = [k for k, (_, is_numbered, _) in enumerate(parts) if is_numbered]
+    assert numbered
+    for k in numbered:
+        caption = parts[k][0] or (parts[k - 1][0] if k > 0 else "")
+        assert latex_book.NUMBERED_PART.match(caption), f"numbered part {k} has no 'Part N:' caption: {parts[k]}"
+
+
+def test_a_part_may_open_with_an_unnumbered_page_and_continue_numbered():
+    """A recap at the start of Part II: an unnumbered part with the part's caption, then a part without a
+    caption whose chapters are numbered. The PDF prints one \\part heading, the recap as an unnumbered
+    chapter, and the chapters numbered on."""
+    toc = {"parts": [
+        {"caption": "Start here", "chapters": [{"file": "book/notation"}]},
+        {"caption": "Part I: Screws", "numbered": 2, "chapters": [{"file": "chapters/01_screws"}]},
+        {"caption": "Part II: Trees", "chapters": [{"file": "book/recap"}]},
+        {"numbered": 2, "chapters": [{"file": "chapters/05"}, {"file": "chapters/06"}]},
+        {"caption": "Reference", "chapters": [{"file": "book/errata"}]},
+    ]}
+    tex = "\n".join([
+        chapter("Notation", "book/notation"),
+        chapter("Screws", "chapters/01_screws"),
+        chapter("Recap", "book/recap"), "\\section{Twists}",
+        chapter("Inverse dynamics", "chapters/05"), "\\section{Passes}",
+        chapter("Articulated inertia", "chapters/06"),
+        chapter("Errata", "book/errata"),
+    ])
+    out = latex_book.book_structure(tex, latex_book.parts_of(toc)).split("\n")
+    heads = [line for line in out if line.startswith(("\\chapter", "\\part"))]
+    assert heads[1:3] == ["\\part{Screws}", "\\chapter{Screws}"]
+    assert heads[3] == "\\part{Trees}"                                # the caption's part, numbered
+    assert heads[4].startswith("\\chapter*{Recap}\\addcontentsline{toc}{chapter}{Recap}")
+    assert heads[5:7] == ["\\chapter{Inverse dynamics}", "\\chapter{Articulated inertia}"]  # no empty part
+    assert heads[7] == "\\part*{Reference}\\addcontentsline{toc}{part}{Reference}"
+    assert "\\section*{Twists}" in out and "\\section{Passes}" in out
 
 
 def cell(tags, *parts):

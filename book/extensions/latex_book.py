@@ -8,8 +8,11 @@ as chapter 8, and the parts of ``_toc.yml`` are lost.  Here:
   the table of contents), so the course's chapters are numbered 1, 2, ... as online, and so are
   their sections, equations and figures;
 - each numbered part of ``_toc.yml`` opens with ``\\part{...}`` ("Part I: Screws, motion and
-  inertia" prints as Part I, "Screws, motion and inertia"); an unnumbered part other than the first
-  opens with an unnumbered part heading;
+  inertia" prints as Part I, "Screws, motion and inertia"), and so does an unnumbered part whose
+  caption reads "Part ...: ..." (a part that opens with an unnumbered page, such as a recap); a part
+  without a caption continues the part before it, with no heading of its own (that is how a numbered
+  part follows such an opening page); any other part after the first opens with an unnumbered part
+  heading;
 - the landing page is the preface (its sections are the preface's unnumbered sections) and the
   contents page is titled "Contents", so the front matter reads title, contents, preface, notation;
 - what the HTML folds away is left out of print: the input of cells tagged ``hide-input`` (plotting
@@ -167,7 +170,7 @@ def book_structure(tex, parts, root=None):
     """
     numbered = {doc for _, is_numbered, docs in parts if is_numbered for doc in docs}
     opening = {docs[0]: (caption, is_numbered) for k, (caption, is_numbered, docs) in enumerate(parts)
-               if docs and k > 0}
+               if docs and k > 0 and caption}  # a part without a caption continues the one before
     root_label = f"\\label{{\\detokenize{{{root}::doc}}}}" if root else None
     lines = tex.split("\n")
     out, in_unnumbered, in_root = [], False, False
@@ -198,7 +201,7 @@ def book_structure(tex, parts, root=None):
             if doc in opening:
                 caption, is_numbered = opening[doc]
                 short = NUMBERED_PART.match(caption)
-                if is_numbered:
+                if is_numbered or short:
                     out.append(f"\\part{{{short.group(1) if short else caption}}}")
                 else:
                     out.append(f"\\part*{{{caption}}}\\addcontentsline{{toc}}{{part}}{{{caption}}}")
