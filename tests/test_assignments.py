@@ -114,6 +114,10 @@ def test_a_practice_check_that_keeps_an_answer_in_a_variable_is_caught():
                     "answered(area=area)\nreference = 3.0 * side ** 2\n"
                     "check_property(abs(area - reference) < 1e-9, 'the area is right')")
     assert assignments.leaks(leaky) == [("ex-one", "reference", "ex-one: area")]
+    kept_in_a_dict = page_of("side = 1.25", "area = side ** 2 * 3.0",
+                             "answered(area=area)\nreference = {'area': 3.0 * side ** 2, 'side': side}\n"
+                             "check_property(abs(area - reference['area']) < 1e-9, 'the area is right')")
+    assert assignments.leaks(kept_in_a_dict) == [("ex-one", "reference['area']", "ex-one: area")]
     tight = page_of("side = 1.25", "area = side ** 2 * 3.0",
                     "answered(area=area)\ncheck_answer(area, 3.0 * side ** 2, 'the area')")
     assert assignments.leaks(tight) == []

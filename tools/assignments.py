@@ -401,6 +401,18 @@ def _same(a, b):
     return a.shape == b.shape and np.allclose(a, b, rtol=1e-6, atol=1e-9 * scale)
 
 
+def _parts(name, value, depth=2):
+    """``(name, value)`` for a value and for the items of the dicts, lists and tuples it holds (an answer
+    kept in ``reference["rocker"]`` is kept as much as one in ``reference``)."""
+    yield name, value
+    if depth and isinstance(value, dict):
+        for key, item in value.items():
+            yield from _parts(f"{name}[{key!r}]", item, depth - 1)
+    elif depth and isinstance(value, (list, tuple)) and len(value) <= 64:
+        for k, item in enumerate(value):
+            yield from _parts(f"{name}[{k}]", item, depth - 1)
+
+
 def leaks(nb):
     """Names a student's copy of a page computes that hold an answer: ``[(exercise, name, answer)]``.
 
@@ -439,8 +451,9 @@ def leaks(nb):
                 exec(compile(cell.source, f"<cell {index}>", "exec"), namespace)
         except Exception:  # a statement that needs a right answer: what ran before it counts
             pass
-        values = {k: _comparable(v) for k, v in namespace.items()  # counters are not answers: whole numbers are
-                  if not k.startswith("_") and k != "perturbed" and not isinstance(v, (int, np.integer))}  # withheld
+        values = {n: _comparable(v) for k, whole in namespace.items() if not k.startswith("_") and k != "perturbed"
+                  for n, v in _parts(k, whole)  # counters are not answers: whole numbers are withheld
+                  if not isinstance(v, (int, np.integer))}
         values = {k: v for k, v in values.items() if v is not None}
         if index not in checks:
             given += list(values.values())
