@@ -390,7 +390,7 @@ def _comparable(value):
             return None
         array = np.asarray(value, dtype=complex).ravel()
         return array if array.size and np.all(np.isfinite(array)) else None
-    except (TypeError, ValueError, AttributeError, sp.SympifyError):
+    except (TypeError, ValueError, AttributeError, NotImplementedError, sp.SympifyError):
         return None
 
 
