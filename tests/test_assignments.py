@@ -129,3 +129,17 @@ def test_no_practice_check_leaves_an_answer_behind(page):
     import nbformat
 
     assert assignments.leaks(nbformat.read(page, as_version=4)) == []
+
+
+def test_a_sandbox_started_from_a_symlinked_environment_runs_its_real_python(tmp_path):
+    """A course cloned beside its environments (``.venv-grading`` a link to another folder) grades too: the
+    sandbox sees only the environment's real folder, so it must start the python found there."""
+    import sandbox
+
+    real = tmp_path / "environments" / "grading" / "bin"
+    real.mkdir(parents=True)
+    (real / "python").write_text("")
+    (tmp_path / "clone").mkdir()
+    (tmp_path / "clone" / ".venv-grading").symlink_to(real.parent)
+    box = sandbox.Sandbox(python=tmp_path / "clone" / ".venv-grading" / "bin" / "python")
+    assert box.python == str(real.resolve() / "python")

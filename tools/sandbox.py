@@ -109,7 +109,10 @@ class Sandbox:
 
     def __init__(self, cache=None, python=None):
         self.cache = cache
-        self.python = python or sys.executable
+        python = pathlib.Path(python or sys.executable)
+        # the environment's own python, reached through its real folder: a symlinked environment's path
+        # does not exist inside the sandbox, and the link itself leads out of the environment
+        self.python = str(python.parent.resolve() / python.name)
         self.process = None
         self.client = None
         self.root = None
