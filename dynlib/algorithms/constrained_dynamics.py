@@ -282,7 +282,7 @@ def stacked_system(model, q, qd, tau, f_ext=None, constraints=None, about="origi
     constraints : sequence of LoopConstraint and JointCoupling, optional
     about : {"origin", "reference"}
         The point the 6-vectors are taken about: the world origin, or the origin of body 0's frame
-        (:func:`dynlib.multibody.model.reference_point`), which keeps the system as well conditioned
+        (:func:`dynlib.kernels.reference_point`), which keeps the system as well conditioned
         far from the world origin as near it (:func:`stacked_forward_dynamics` solves it there).
 
     Returns

@@ -557,7 +557,7 @@ def mobility_spectrum(model, q, rtol=1e-9):
     number of independent joint twists between body ``i`` and the base: the joints' total
     number of freedoms, at most 6 (3 in a plane), and fewer at a singular configuration.
     The singular values depend on the point the mobilities are taken about (here the origin of body
-    0's frame, :func:`dynlib.multibody.model.reference_point`) and on the units; the rank does not.
+    0's frame, :func:`dynlib.kernels.reference_point`) and on the units; the rank does not.
 
     Parameters
     ----------

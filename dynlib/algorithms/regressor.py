@@ -7,7 +7,7 @@ rotational inertia ``I_O`` about the origin.  The spatial inertia is linear in t
     I = [[m 1, -[h]], [[h], I_O]]
 
 so the Newton-Euler wrench ``f = I a + v x* I v`` of a body is ``Y(v, a) pi`` with a 6 x 10 matrix
-(:func:`~dynlib.newton_euler_regressor`), and the joint torques, sums of projections of such wrenches, are
+(:func:`~dynlib.kernels.newton_euler_regressor`), and the joint torques, sums of projections of such wrenches, are
 ``tau = Y(q, qd, qdd) pi`` (:func:`~dynlib.joint_torque_regressor`).  Only some combinations of the
 parameters change any torque: the base parameters (:func:`~dynlib.base_parameters`).
 
@@ -273,7 +273,7 @@ def regressor_passes(m, q, qd, qdd):
 
 @kernel
 def regressor_batch(m, q, qd, qdd):
-    """:func:`regressor_passes` for a batch of states (first axis)."""
+    """:func:`~dynlib.kernels.regressor_passes` for a batch of states (first axis)."""
     Y = np.zeros((q.shape[0], qd.shape[1], 10 * m.parent.shape[0]))
     for b in range(q.shape[0]):
         Y[b] = regressor_passes(m, q[b], qd[b], qdd[b])
@@ -284,10 +284,10 @@ def joint_torque_regressor(model, q, qd, qdd):
     """The regressor ``Y(q, qd, qdd)`` with ``rnea(model, q, qd, qdd) = Y @ inertial_parameters(model)``.
 
     Inverse dynamics is linear in the inertial parameters: body ``i``'s Newton-Euler wrench is
-    ``f_i = X*_0i Y_i(v_i, a_i) pi_i`` (:func:`newton_euler_regressor`, in the body's frame) and
+    ``f_i = X*_0i Y_i(v_i, a_i) pi_i`` (:func:`~dynlib.kernels.newton_euler_regressor`, in the body's frame) and
     ``tau_j = s_j^T sum f_i`` over the subtree of ``j``.  So column block ``i`` of ``Y`` is
     ``s_j^T X*_0i Y_i`` in the rows of every joint ``j`` on the path from body ``i`` to the base, and
-    zero elsewhere (:func:`regressor_passes`).  Gravity enters as the base's acceleration, as in
+    zero elsewhere (:func:`~dynlib.kernels.regressor_passes`).  Gravity enters as the base's acceleration, as in
     :func:`dynlib.rnea`; external wrenches do not enter (they are not linear in the parameters).
 
     Parameters

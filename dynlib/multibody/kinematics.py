@@ -14,7 +14,7 @@ Inside the kernels the same world coordinates are taken about a reference point 
 the origin of body 0's frame (:func:`~dynlib.kernels.reference_point`), instead of the world origin: a moment about
 a point a kilometre away is a large number whose terms cancel, and every joint-space result
 (``tau``, ``H``, ``qdd``) is the same about any point.  The doors move what they return about the
-world origin (:func:`about_origin`), so only the caller's own 6-vectors carry the size of the
+world origin (``about_origin``), so only the caller's own 6-vectors carry the size of the
 distance.
 
 Chapter: *Rigid-body motion and joints*; Alexiou (2023) eqs. 1-7; Alexiou (1999)
@@ -305,7 +305,7 @@ def kinematics_of(model, q, qd=None, qdd=None):
 
     Returns ``(kin, r)``: a :class:`Kinematics` whose positions are measured from ``r`` (the origin of
     body 0's frame, :func:`~dynlib.kernels.reference_point`; shape ``batch + (3,)``) and whose 6-vectors are about
-    ``r``, and ``r`` itself; :func:`about_origin` turns it into :func:`forward_kinematics`'s.  ``q`` may
+    ``r``, and ``r`` itself; ``about_origin`` turns it into :func:`forward_kinematics`'s.  ``q`` may
     carry leading batch axes (floats only); sympy object arrays run the kernels as Python.
     """
     symbolic = model.symbolic or is_symbolic(q, qd, qdd)

@@ -505,7 +505,7 @@ class State(NamedTuple):
         True when the state holds sympy expressions: the kernels then run as Python.
     r : ndarray, shape batch + (3,), or None
         The reference point of each state (:func:`~dynlib.kernels.reference_point`), when external wrenches were given
-        (None otherwise: :func:`reference` computes it).
+        (None otherwise: ``reference`` computes it).
     """
 
     model: Model
