@@ -25,6 +25,7 @@ $\\mathbf b_i = (\\mathbf 1 + \\tilde\\Psi_i\\mathbf I_i)^{-1}\\bigl(P_i\\bigr)<
 |—|—|—|
 | 1 | (0, 0, 1) | (0, 0, 1) |</p>
 <div class="admonition"><p>```{note}</p></div>
+<p>the balance (<a class="reference internal" href="#eq-x">(5.3)</a>) of one body</p>
 </body></html>"""
 
 # The same characters where they belong: in math, code, outputs and scripts.
@@ -52,9 +53,10 @@ def test_raw_tex_roles_and_tables_in_the_prose_are_found(tmp_path):
     found = problems["chapters/raw.html"]
     excerpts = "\n".join(excerpt for _, excerpt in found)
     for planted in ("{}^A\\mathbf I", "$\\mathbf b_i", "\\boldsymbol\\Lambda_i", "{eq}`eq-rnea-trick`",
-                    "|—|—|—|", "```{note}"):
+                    "|—|—|—|", "```{note}", "( (5.3) )"):
         assert planted in excerpts, planted
-    assert {kind for kind, _ in found} == {"raw TeX", "raw MyST role", "raw MyST directive", "Markdown table"}
+    assert {kind for kind, _ in found} == {"raw TeX", "raw MyST role", "raw MyST directive", "Markdown table",
+                                           "equation number in double parentheses"}
     assert check_rendered.main("html", tmp_path) == 1
 
 

@@ -5,7 +5,8 @@ What a reader should never see as source text:
 - TeX outside math: ``$\\``, ``\\mathbf``, ``\\frac``, ... (an inline formula that Markdown broke, a
   link whose text is a heading's TeX);
 - MyST outside code: a role (``{eq}`eq-label```) or a directive fence (````` ```{note} `````);
-- Markdown table syntax: ``| a | b |`` rows and ``|---|`` rules (a table printed as its source).
+- Markdown table syntax: ``| a | b |`` rows and ``|---|`` rules (a table printed as its source);
+- an equation reference inside parentheses, which prints as ``((5.3))``.
 
 In the HTML (``html`` mode) the prose of every page is read: its text outside math, code blocks,
 inline code and scripts.  In the PDF (``pdf`` mode) the text is read with poppler
@@ -40,6 +41,8 @@ RAW = {
     "raw MyST role": re.compile(r"\{[a-z][\w:-]*\}`"),
     "raw MyST directive": re.compile(r"(?:```|:::)\{[a-z][\w:-]*\}|^:(?:label|class|name|caption|tags):", re.M),
     "Markdown table": re.compile(r"\|\s*:?[-\u2013\u2014]{1,}:?\s*\|"),
+    # an equation reference, which prints its own parentheses, inside parentheses: "((5.3))"
+    "equation number in double parentheses": re.compile(r"\(\s*\((?:\d+|[A-Z])\.\d+\)"),
 }
 # Code lines that LaTeX broke: the continuation starts with Sphinx's hooked arrow, which pdftotext
 # reads as ",→" (or "↪"), usually at the start of a line.
@@ -225,7 +228,7 @@ def report(problems, what):
         print(f"{where}:")
         for kind, excerpt in found:
             print(f"  {kind}: {excerpt}")
-    print(f"{what}: {count} problems on {len(problems)} pages")
+    print(f"{what}: {count} problems, on {len(problems)} pages")
     return 1 if count else 0
 
 
