@@ -51,7 +51,8 @@ def test_every_reserved_raw_symbol_has_a_macro_for_it():
 
 def test_a_planted_raw_symbol_is_found_in_text_outputs_and_plot_labels(tmp_path):
     path = page(tmp_path, [
-        markdown(r"The parent $\lambda(i)$ and the multipliers $\mult$; $\Lambdaish$ is another command."),
+        markdown(r"The parent $\lambda(i)$ and the multipliers $\mult$; $\Lambdaish$ is no command."),
+        markdown(r"The pin's impulse $\hat\multlt$, the derivative $\partial\tau$, the exponent $\chi$."),
         code('display(Markdown(r"$\\Lambda_k^{-1}$"))',
              outputs=[{"output_type": "display_data", "data": {"text/markdown": r"$\Lambda_k^{-1}$"}, "metadata": {}}]),
         code('ax.set_ylabel(r"$\\mu$ of body $i$")'),
@@ -59,7 +60,8 @@ def test_a_planted_raw_symbol_is_found_in_text_outputs_and_plot_labels(tmp_path)
     ])
     found = notation.violations(path)
     assert [(place, symbol) for place, symbol, _ in found] == [
-        ("cell 0", r"\lambda"), ("cell 1 output", r"\Lambda"), ("cell 2 code", r"\mu")]
+        ("cell 0", r"\lambda"), ("cell 0", r"\Lambdaish"), ("cell 1", r"\multlt"),
+        ("cell 2 output", r"\Lambda"), ("cell 3 code", r"\mu")]
 
 
 def test_the_notation_pages_map_of_the_notes_may_quote_their_symbols(tmp_path):

@@ -30,6 +30,8 @@ RESERVED_IN_CODE = (r"\lambda", r"\mu")
 # the notation page's map of the source notes quotes the notes' own symbols
 QUOTING_SECTIONS = {"notation.md": "(notation-map)="}
 _RAW = re.compile(r"\\(" + "|".join(re.escape(s[1:]) for s in RESERVED) + r")(?![A-Za-z])")
+# TeX commands that begin like a macro but are not one (anything else, e.g. ``\multlt``, is a macro glued to letters)
+KNOWN_LOOKALIKES = {"partial", "parallel", "chi", "check", "Lambda", "implies", "impliedby", "paragraph"}
 
 
 def config_macros(config=ROOT / "_config.yml"):
@@ -75,11 +77,22 @@ def _code_cells(path):
             yield f"cell {index} code", "".join(cell["source"])
 
 
+def glued_macros(text, macros=None):
+    """Commands that start with a macro's name but are neither a macro nor a known TeX command (``\\multlt``)."""
+    macros = set(macros or config_macros()[0])
+    prefixes = "|".join(sorted(macros, key=len, reverse=True))
+    return ["\\" + m.group(1) for m in re.finditer(r"\\((?:" + prefixes + r")[A-Za-z]*)", text)
+            if m.group(1) not in macros and m.group(1) not in KNOWN_LOOKALIKES]
+
+
 def violations(path):
     """[(place, raw symbol, advice)] for every reserved raw symbol a page writes outside its macro."""
     found = []
+    macros = config_macros()[0]
     for place, text in _markdown_cells(path):
         found += [(place, s, RESERVED[s]) for s in raw_symbols(text)]
+        found += [(place, s, "a macro glued to the letters after it: add a space or braces") for s in
+                  glued_macros(text, macros)]
     for place, text in _code_cells(path):
         found += [(place, s, RESERVED[s]) for s in raw_symbols(text) if s in RESERVED_IN_CODE]
     return found
