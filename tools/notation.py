@@ -7,6 +7,7 @@ second meaning; the macro names the meaning (``\\pa(i)`` the parent, ``\\mult`` 
 Run as a script to list every violation in the book.
 """
 
+import functools
 import json
 import re
 import sys
@@ -34,6 +35,7 @@ _RAW = re.compile(r"\\(" + "|".join(re.escape(s[1:]) for s in RESERVED) + r")(?!
 KNOWN_LOOKALIKES = {"partial", "parallel", "chi", "check", "Lambda", "implies", "impliedby", "paragraph"}
 
 
+@functools.cache
 def config_macros(config=ROOT / "_config.yml"):
     """The MathJax macros and the LaTeX preamble's macros, as two {name: definition} dicts."""
     sphinx = yaml.safe_load(Path(config).read_text())["sphinx"]["config"]
