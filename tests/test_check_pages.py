@@ -55,20 +55,25 @@ MATHJAX = Path(sysconfig.get_paths()["purelib"]) / "sphinx-mathjax-offline" / "s
 
 # What the issue that led to these checks saw on the built pages: an equation with a TeX error, a
 # command MathJax does not know (shown in red), an equation and a table wider than the text column
-# (each behind its own scrollbar), a figure wider than a phone.  A wide code block may scroll.
+# (each behind its own scrollbar), a figure wider than a phone, an equation that a phone cannot show
+# even set smaller.  A wide code block may scroll.
 WIDE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
-<script defer src="../mathjax/tex-chtml.js"></script></head>
+<script defer src="../mathjax/tex-chtml.js"></script>
+<link rel="stylesheet" href="../book.css"><script src="../narrow_math.js"></script></head>
 <body style="margin: 0"><article style="width: 700px; max-width: 100%">
 <p>Fine: <span class="math notranslate nohighlight">\\(x^2\\)</span>.</p>
 <div class="math notranslate nohighlight" id="equation-eq-broken"><span class="eqno">(5.1)</span>\\[\\left( x \\]</div>
 <p>Unknown: <span class="math notranslate nohighlight">\\(\\Iarticulated_i\\)</span>.</p>
 <div class="math notranslate nohighlight" id="equation-eq-wide" style="overflow-x: auto">
 <span class="eqno">(5.9)</span>\\[ {long} \\]</div>
+<div class="math notranslate nohighlight" id="equation-eq-pairs" style="display: flex; flex-direction: row-reverse">
+<span class="eqno">(5.10)</span>\\[ {pairs} \\]</div>
 <div style="overflow-x: auto"><table><tr>{cells}</tr></table></div>
 <div class="highlight"><pre style="overflow-x: auto">{code}</pre></div>
 <img src="data:image/gif;base64,{gif}" style="width: 600px; height: 10px">
 <a href="x.ipynb">download</a>
 </article></body></html>""".replace("{long}", " + ".join(f"a_{{{k}}} b_{{{k}}}" for k in range(40))).replace(
+    "{pairs}", ",\\qquad ".join(f"a_{k} + b_{k} = c_{k}" for k in range(3))).replace(
     "{cells}", "".join(f"<td>column{k}</td>" for k in range(40))).replace("{code}", "x = 1  # " + "wide " * 60).replace(
     "{gif}", "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")
 
@@ -77,6 +82,8 @@ def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, chec
     if not MATHJAX.exists():
         pytest.skip("sphinx-mathjax-offline is installed by requirements.txt")
     shutil.copytree(MATHJAX, tmp_path / "mathjax")
+    for style in ("book.css", "narrow_math.js"):
+        shutil.copy(ROOT / "book" / "extensions" / "screen_style" / "static" / style, tmp_path)
     (tmp_path / "chapters").mkdir()
     (tmp_path / "chapters" / "wide.html").write_text(WIDE)
     (tmp_path / "chapters" / "x.ipynb").write_text("{}")
@@ -89,6 +96,10 @@ def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, chec
     assert any(p.startswith("equation (5.9)") and "horizontal scrollbar" in p for p in found), found
     assert any(p.startswith('table "column0') and "horizontal scrollbar" in p for p in found), found
     assert any(p.startswith("at phone width: the page is") and "img" in p for p in found), found
+    # on a phone the long sum stays too wide even when set smaller; three equations side by side
+    # (5.10), which fit a desktop, fit a phone once they are set one under another
+    assert any(p.startswith("at phone width: equation (5.9)") and "does not fit even at 66 %" in p for p in found), found
+    assert not any("(5.10)" in p for p in found), found
     assert not any("wide wide" in p or "pre" in p for p in found), found   # the code block may scroll
     assert "index.html" not in failures
-    assert len(found) == 5, found
+    assert len(found) == 6, found

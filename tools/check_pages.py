@@ -6,7 +6,8 @@ checks that every equation was typeset by MathJax without an error or an undefin
 every image loaded, that every animation player has its frames, that saved widgets rendered, that
 nothing outside a code block is wider than the page (at a desktop width no equation, table or
 figure may need a horizontal scrollbar; at a phone width the page itself must not scroll
-sideways), that chapters and exercises offer their notebook for download and that Binder buttons,
+sideways, and every display equation of the text must fit once the book's screen style has fitted
+it), that chapters and exercises offer their notebook for download and that Binder buttons,
 where the build made them, open the page's own notebook; then it searches the book for a word.
 Screenshots of each whole page at both widths go to ``_build/screenshots/desktop`` and
 ``_build/screenshots/phone``.  Uses Debian's ``/usr/bin/chromium`` through Playwright (never a
@@ -94,6 +95,19 @@ OVERFLOW = """(scrollbars) => {
   };
   const found = [];
   const article = document.querySelector('article') || document.body;
+  if (!scrollbars) {
+    // at a phone width every display equation of the text must fit once the screen style has fitted
+    // it (number below, lines broken at wide spaces, set smaller down to a floor); the math that
+    // code prints (a sympy matrix in an output) may scroll, as the outputs do
+    for (const el of article.querySelectorAll('div.math mjx-container[display="true"]')) {
+      if (el.closest('.cell_output') || el.clientWidth === 0) continue;
+      if (el.scrollWidth > el.clientWidth + 2) {
+        const scale = el.getAttribute('data-math-scale');
+        found.push(`${name(el)} does not fit${scale ? ' even at ' + Math.round(100 * scale) + ' % of its size' : ''}`
+                   + ` (${el.scrollWidth} px in ${el.clientWidth} px)`);
+      }
+    }
+  }
   if (scrollbars) {
     for (const el of article.querySelectorAll('*')) {
       if (el.closest(code) || el.clientWidth === 0) continue;
@@ -181,8 +195,14 @@ def check_page(context, base, page, shots):
     problems += browser_page.evaluate(OVERFLOW, True)
     name = page.replace("/", "__").removesuffix(".html") + ".jpg"
     browser_page.screenshot(path=str(shots / "desktop" / name), full_page=True, type="jpeg", quality=70)
+    browser_page.evaluate("document.documentElement.removeAttribute('data-math-fitted')")
     browser_page.set_viewport_size(PHONE)
     browser_page.wait_for_timeout(300)  # let the theme lay the page out again
+    if browser_page.locator('script[src*="narrow_math.js"]').count():
+        try:  # book/extensions/screen_style/static/narrow_math.js fits the equations to the new width
+            browser_page.wait_for_selector("html[data-math-fitted]", state="attached", timeout=10000)
+        except PlaywrightTimeout:
+            problems.append("at phone width: narrow_math.js did not fit the equations to the screen")
     problems += [f"at phone width: {problem}" for problem in browser_page.evaluate(OVERFLOW, False)]
     browser_page.screenshot(path=str(shots / "phone" / name), full_page=True, type="jpeg", quality=70)
     browser_page.close()

@@ -1,7 +1,9 @@
 """Sphinx extension: the book's screen style on top of the theme (``static/book.css``).
 
 Text outputs wrap at the text column instead of hiding their ends behind a horizontal scrollbar
-(code inputs and listings keep their lines), and figure captions have one readable style.
+(code inputs and listings keep their lines), and figure captions have one readable style.  On a
+phone, display equations fit the column (``static/narrow_math.js``): the number moves below, the
+line breaks at its wide spaces, the equation is set smaller within a floor.
 """
 
 from pathlib import Path
@@ -14,4 +16,5 @@ STATIC = Path(__file__).resolve().parent / "static"
 def setup(app):
     serve_folder(app, STATIC)
     app.add_css_file("book.css")
+    app.add_js_file("narrow_math.js")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

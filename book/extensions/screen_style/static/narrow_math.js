@@ -1,0 +1,61 @@
+/* Display equations on a narrow screen (the book's screen style, book/extensions/screen_style).
+ *
+ * On a phone a display equation wider than the text column first gives up the room of its number
+ * (which moves below it, to the right), then is set in lines at its wide spaces (an equation
+ * "A, \qquad B" becomes "A," over "B"), and if it is still too wide, is set smaller, down to FLOOR
+ * of its size (its main symbols stay above 13 px).  book.css does the layout for the classes set
+ * here.  What is still wider than that keeps its own horizontal
+ * scrollbar, and tools/check_pages.py reports it.  Wide screens are left as they are: there the
+ * browser check requires every equation to fit.
+ */
+(function () {
+  "use strict";
+  var FLOOR = 0.66;
+  var NARROW = "(max-width: 600px)";
+
+  function fit(container) {
+    var box = container.closest("div.math");
+    if (box) box.classList.remove("math-number-below");
+    container.classList.remove("math-stacked");
+    container.style.removeProperty("--math-scale");
+    container.removeAttribute("data-math-scale");
+    if (!window.matchMedia(NARROW).matches) return;
+    var steps = [
+      function () { if (box && box.querySelector(".eqno")) box.classList.add("math-number-below"); },
+      function () { container.classList.add("math-stacked"); },
+    ];
+    for (var i = 0; i < steps.length && container.scrollWidth > container.clientWidth + 1; i++) steps[i]();
+    var room = container.clientWidth, wide = container.scrollWidth;
+    if (wide <= room + 1) return;
+    var scale = Math.max(FLOOR, Math.floor((room / wide) * 100) / 100);
+    container.style.setProperty("--math-scale", String(scale));
+    container.setAttribute("data-math-scale", String(scale));
+  }
+
+  function fitAll() {
+    var containers = document.querySelectorAll('mjx-container[display="true"]');
+    for (var i = 0; i < containers.length; i++) fit(containers[i]);
+    document.documentElement.setAttribute("data-math-fitted", "yes");
+  }
+
+  function whenTypeset() {
+    if (!document.querySelector(".math")) {
+      fitAll();  // a page without equations (MathJax is not loaded on it)
+    } else if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+      MathJax.startup.promise.then(fitAll);
+    } else {
+      setTimeout(whenTypeset, 100);
+    }
+  }
+
+  var pending = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(pending);
+    pending = setTimeout(fitAll, 150);
+  });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", whenTypeset);
+  } else {
+    whenTypeset();
+  }
+})();
