@@ -60,6 +60,16 @@ def test_raw_tex_roles_and_tables_in_the_prose_are_found(tmp_path):
     assert check_rendered.main("html", tmp_path) == 1
 
 
+def test_the_summary_says_how_many_pages_were_read(tmp_path, capsys):
+    (tmp_path / "index.html").write_text('<meta http-equiv="Refresh" content="0; url=clean.html" />')
+    (tmp_path / "clean.html").write_text(CLEAN_PAGE)
+    assert check_rendered.main("html", tmp_path) == 0
+    assert capsys.readouterr().out.strip().endswith("none found, on 1 page")
+    (tmp_path / "raw.html").write_text(RAW_PAGE)
+    assert check_rendered.main("html", tmp_path) == 1
+    assert "problems, on 1 of 2 pages" in capsys.readouterr().out
+
+
 def test_math_code_outputs_and_scripts_are_not_prose():
     prose = " ".join(check_rendered.html_prose(CLEAN_PAGE))
     assert "in a sentence" in prose and "Lecture 4’s spatial inertia" in prose

@@ -221,14 +221,24 @@ def check_pdf(pdf):
     return dict(sorted(problems.items(), key=lambda item: int(item[0].split()[-1])))
 
 
-def report(problems, what):
-    """Print the problems; return the exit status."""
+def pdf_page_count(pdf):
+    """The number of pages of a PDF (poppler's ``pdfinfo``)."""
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
+
+
+def report(problems, what, checked):
+    """Print the problems found on the ``checked`` pages; return the exit status."""
     count = sum(len(found) for found in problems.values())
     for where, found in problems.items():
         print(f"{where}:")
         for kind, excerpt in found:
             print(f"  {kind}: {excerpt}")
-    print(f"{what}: {count} problems, on {len(problems)} pages")
+    pages = f"{checked} page" + ("" if checked == 1 else "s")
+    if count:
+        print(f"{what}: {count} problems, on {len(problems)} of {pages}")
+    else:
+        print(f"{what}: none found, on {pages}")
     return 1 if count else 0
 
 
@@ -237,12 +247,14 @@ def main(mode="html", target=None):
         target = Path(target or ROOT / "_build" / "html")
         if not (target / "index.html").exists():
             raise SystemExit(f"no built book in {target}: run `make book` first")
-        return report(check_html(target), f"raw source in the prose of the HTML book ({target})")
+        return report(check_html(target), f"raw source in the prose of the HTML book ({target})",
+                      len(html_pages(target)))
     if mode == "pdf":
         target = Path(target or ROOT / "_build" / "latex" / "book.pdf")
         if not target.exists():
             raise SystemExit(f"no PDF at {target}: run `make pdf` first")
-        return report(check_pdf(target), f"raw source and broken code lines in the PDF ({target})")
+        return report(check_pdf(target), f"raw source and broken code lines in the PDF ({target})",
+                      pdf_page_count(target))
     raise SystemExit(f"usage: {sys.argv[0]} html|pdf [PATH]")
 
 

@@ -3,14 +3,14 @@
  * On a phone a display equation wider than the text column first gives up the room of its number
  * (which moves below it, to the right), then is set in lines at its wide spaces (an equation
  * "A, \qquad B" becomes "A," over "B"), and if it is still too wide, is set smaller, down to FLOOR
- * of its size (its main symbols stay above 13 px).  book.css does the layout for the classes set
+ * of its size (its main symbols stay at 13 px or more).  book.css does the layout for the classes set
  * here.  What is still wider than that keeps its own horizontal
  * scrollbar, and tools/check_pages.py reports it.  Wide screens are left as they are: there the
  * browser check requires every equation to fit.
  */
 (function () {
   "use strict";
-  var FLOOR = 0.66;
+  var FLOOR = 0.64;
   var NARROW = "(max-width: 600px)";
 
   function fit(container) {
