@@ -41,6 +41,7 @@ def test_a_broken_page_is_reported_on_every_count(tmp_path, check_pages):
     assert failures["search.html"] == ["searching for 'articulated' found nothing"]
     assert offsite == ["https://cdn.example.com/x.js"]
     assert (tmp_path / "desktop" / "chapters__bad.jpg").exists() and (tmp_path / "phone" / "chapters__bad.jpg").exists()
+    assert not any("screenshot" in p for p in failures["chapters/bad.html"])
     assert list(failures) == ["chapters/bad.html", "search.html"]  # the redirect page is not visited
 
 
@@ -104,3 +105,19 @@ def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, chec
     assert not any("wide wide" in p or "pre" in p for p in found), found   # the code block may scroll
     assert "index.html" not in failures
     assert len(found) == 6, found
+
+
+def test_a_page_taller_than_a_jpeg_is_shot_in_parts(tmp_path, check_pages):
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "chapters" / "long.html").write_text(
+        '<html><body><a href="long.ipynb">download</a>'
+        '<div style="height: 70000px; background: linear-gradient(red, blue)"></div></body></html>')
+    (tmp_path / "chapters" / "long.ipynb").write_text("{}")
+    (tmp_path / "index.html").write_text("<p>home</p>")
+    (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
+    assert failures == {}, failures
+    for width in ("desktop", "phone"):
+        parts = sorted((tmp_path / "shots" / width).glob("chapters__long-*.jpg"))
+        assert [p.name for p in parts] == [f"chapters__long-{k}.jpg" for k in (1, 2, 3)]
+        assert all(p.stat().st_size > 0 for p in parts)

@@ -10,8 +10,8 @@ sideways, and every display equation of the text must fit once the book's screen
 it), that chapters and exercises offer their notebook for download and that Binder buttons,
 where the build made them, open the page's own notebook; then it searches the book for a word.
 Screenshots of each whole page at both widths go to ``_build/screenshots/desktop`` and
-``_build/screenshots/phone``.  Uses Debian's ``/usr/bin/chromium`` through Playwright (never a
-downloaded browser).
+``_build/screenshots/phone`` (a long page in parts, ``NAME-1.jpg``, ``NAME-2.jpg``, ...).  Uses
+Debian's ``/usr/bin/chromium`` through Playwright (never a downloaded browser).
 
 Usage: ``python tools/check_pages.py [BUILD_HTML_DIR]``; exit status 1 when a page has problems.
 """
@@ -193,8 +193,8 @@ def check_page(context, base, page, shots):
     binder = browser_page.locator('a[href*="mybinder.org/v2/"]').all()  # launch buttons, not prose links
     problems += binder_problems(page, [a.get_attribute("href") for a in binder])
     problems += browser_page.evaluate(OVERFLOW, True)
-    name = page.replace("/", "__").removesuffix(".html") + ".jpg"
-    browser_page.screenshot(path=str(shots / "desktop" / name), full_page=True, type="jpeg", quality=70)
+    name = page.replace("/", "__").removesuffix(".html")
+    problems += screenshot(browser_page, shots / "desktop", name)
     browser_page.evaluate("document.documentElement.removeAttribute('data-math-fitted')")
     browser_page.set_viewport_size(PHONE)
     browser_page.wait_for_timeout(300)  # let the theme lay the page out again
@@ -204,8 +204,31 @@ def check_page(context, base, page, shots):
         except PlaywrightTimeout:
             problems.append("at phone width: narrow_math.js did not fit the equations to the screen")
     problems += [f"at phone width: {problem}" for problem in browser_page.evaluate(OVERFLOW, False)]
-    browser_page.screenshot(path=str(shots / "phone" / name), full_page=True, type="jpeg", quality=70)
+    problems += [f"at phone width: {problem}" for problem in screenshot(browser_page, shots / "phone", name)]
     browser_page.close()
+    return problems
+
+
+# A JPEG is at most 65,535 pixels high (Chromium writes an empty file for a taller page): a long page is
+# shot in parts of at most this many CSS pixels, NAME-1.jpg, NAME-2.jpg, ...
+SHOT_HEIGHT = 30000
+
+
+def screenshot(browser_page, folder, name):
+    """Save the whole page as NAME.jpg, or in parts; return the problems (a shot that came out empty)."""
+    height = browser_page.evaluate("document.documentElement.scrollHeight")
+    width = browser_page.evaluate("document.documentElement.scrollWidth")
+    if height <= SHOT_HEIGHT:
+        parts = [(folder / f"{name}.jpg", None)]
+    else:
+        parts = [(folder / f"{name}-{k}.jpg",
+                  {"x": 0, "y": top, "width": width, "height": min(SHOT_HEIGHT, height - top)})
+                 for k, top in enumerate(range(0, height, SHOT_HEIGHT), start=1)]
+    problems = []
+    for path, clip in parts:
+        browser_page.screenshot(path=str(path), full_page=True, clip=clip, type="jpeg", quality=70)
+        if path.stat().st_size == 0:
+            problems.append(f"the screenshot {path.name} is empty")
     return problems
 
 
