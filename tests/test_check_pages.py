@@ -60,7 +60,7 @@ MATHJAX = Path(sysconfig.get_paths()["purelib"]) / "sphinx-mathjax-offline" / "s
 # even set smaller.  A wide code block may scroll.
 WIDE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
 <script defer src="../mathjax/tex-chtml.js"></script>
-<link rel="stylesheet" href="../book.css"><script src="../narrow_math.js"></script></head>
+<link rel="stylesheet" href="../book.css"><script src="../narrow_screen.js"></script></head>
 <body style="margin: 0"><article style="width: 700px; max-width: 100%">
 <p>Fine: <span class="math notranslate nohighlight">\\(x^2\\)</span>.</p>
 <div class="math notranslate nohighlight" id="equation-eq-broken"><span class="eqno">(5.1)</span>\\[\\left( x \\]</div>
@@ -69,11 +69,16 @@ WIDE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}
 <span class="eqno">(5.9)</span>\\[ {long} \\]</div>
 <div class="math notranslate nohighlight" id="equation-eq-pairs" style="display: flex; flex-direction: row-reverse">
 <span class="eqno">(5.10)</span>\\[ {pairs} \\]</div>
-<div style="overflow-x: auto"><table><tr>{cells}</tr></table></div>
+<div class="pst-scrollable-table-container" style="overflow-x: auto"><table><tr>{cells}</tr></table></div>
+<p>A sum in a sentence, <span class="math notranslate nohighlight">\\({sentence}\\)</span>, and a fraction that
+cannot break, <span class="math notranslate nohighlight">\\(\\frac{{fraction}}{2}\\)</span>.</p>
+<div style="overflow-x: auto"><div style="width: 600px">a box as wide as a desktop column</div></div>
 <div class="highlight"><pre style="overflow-x: auto">{code}</pre></div>
 <img src="data:image/gif;base64,{gif}" style="width: 600px; height: 10px">
 <a href="x.ipynb">download</a>
 </article></body></html>""".replace("{long}", " + ".join(f"a_{{{k}}} b_{{{k}}}" for k in range(40))).replace(
+    "{sentence}", " + ".join(f"x_{{{k}}}" for k in range(12))).replace(
+    "{fraction}", " + ".join(f"y_{{{k}}}" for k in range(30))).replace(
     "{pairs}", ",\\qquad ".join(f"a_{k} + b_{k} = c_{k}" for k in range(3))).replace(
     "{cells}", "".join(f"<td>column{k}</td>" for k in range(40))).replace("{code}", "x = 1  # " + "wide " * 60).replace(
     "{gif}", "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")
@@ -83,7 +88,7 @@ def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, chec
     if not MATHJAX.exists():
         pytest.skip("sphinx-mathjax-offline is installed by requirements.txt")
     shutil.copytree(MATHJAX, tmp_path / "mathjax")
-    for style in ("book.css", "narrow_math.js"):
+    for style in ("book.css", "narrow_screen.js"):
         shutil.copy(ROOT / "book" / "extensions" / "screen_style" / "static" / style, tmp_path)
     (tmp_path / "chapters").mkdir()
     (tmp_path / "chapters" / "wide.html").write_text(WIDE)
@@ -96,15 +101,22 @@ def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, chec
     assert any(p.startswith("undefined TeX command in an equation: \\Iarticulated") for p in found), found
     assert any(p.startswith("equation (5.9)") and "horizontal scrollbar" in p for p in found), found
     assert any(p.startswith('table "column0') and "horizontal scrollbar" in p for p in found), found
-    assert any(p.startswith("at phone width: the page is") and "img" in p for p in found), found
+    assert any(p.startswith("at phone width: the page is") for p in found), found  # the figure and the fraction
     # on a phone the long sum stays too wide even when set smaller; three equations side by side
     # (5.10), which fit a desktop, fit a phone once they are set one under another
     assert any(p.startswith("at phone width: equation (5.9)") and "does not fit even at 64 %" in p
                for p in found), found
     assert not any("(5.10)" in p for p in found), found
+    # the sum in the sentence breaks between its terms; the fraction cannot, and runs off its line
+    assert [p for p in found if "past the end of its line" in p] == [
+        found_p for found_p in found if found_p.startswith('at phone width: the formula "\\frac{y_{0}')], found
+    assert len([p for p in found if "past the end of its line" in p]) == 1, found
+    # the box as wide as a desktop column scrolls on a phone without saying so; the table says so
+    assert any(p.startswith('at phone width: div "a box as wide') and "without saying so" in p for p in found), found
+    assert not any("column0" in p and "without saying so" in p for p in found), found
     assert not any("wide wide" in p or "pre" in p for p in found), found   # the code block may scroll
     assert "index.html" not in failures
-    assert len(found) == 6, found
+    assert len(found) == 8, found
 
 
 def test_a_page_taller_than_a_jpeg_is_shot_in_parts(tmp_path, check_pages):
@@ -115,8 +127,11 @@ def test_a_page_taller_than_a_jpeg_is_shot_in_parts(tmp_path, check_pages):
     (tmp_path / "chapters" / "long.ipynb").write_text("{}")
     (tmp_path / "index.html").write_text("<p>home</p>")
     (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    (tmp_path / "shots" / "phone").mkdir(parents=True)
+    (tmp_path / "shots" / "phone" / "chapters__long.jpg").write_bytes(b"")  # from a build when it was short
     failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
     assert failures == {}, failures
+    assert not (tmp_path / "shots" / "phone" / "chapters__long.jpg").exists()
     for width in ("desktop", "phone"):
         parts = sorted((tmp_path / "shots" / width).glob("chapters__long-*.jpg"))
         assert [p.name for p in parts] == [f"chapters__long-{k}.jpg" for k in (1, 2, 3)]

@@ -6,8 +6,9 @@ checks that every equation was typeset by MathJax without an error or an undefin
 every image loaded, that every animation player has its frames, that saved widgets rendered, that
 nothing outside a code block is wider than the page (at a desktop width no equation, table or
 figure may need a horizontal scrollbar; at a phone width the page itself must not scroll
-sideways, and every display equation of the text must fit once the book's screen style has fitted
-it), that chapters and exercises offer their notebook for download and that Binder buttons,
+sideways, every display equation of the text must fit once the book's screen style has fitted it,
+no formula in a sentence may run past its line, and whatever scrolls sideways in its own box must
+say so), that chapters and exercises offer their notebook for download and that Binder buttons,
 where the build made them, open the page's own notebook; then it searches the book for a word.
 Screenshots of each whole page at both widths go to ``_build/screenshots/desktop`` and
 ``_build/screenshots/phone`` (a long page in parts, ``NAME-1.jpg``, ``NAME-2.jpg``, ...).  Uses
@@ -107,6 +108,26 @@ OVERFLOW = """(scrollbars) => {
                    + ` (${el.scrollWidth} px in ${el.clientWidth} px)`);
       }
     }
+    // a formula in a sentence must not run past the end of its line (a clipped formula is lost)
+    for (const el of article.querySelectorAll('mjx-container:not([display="true"])')) {
+      if (el.closest(code + ', table, .cell_output')) continue;
+      const line = el.parentElement.closest('p, li, dd, dt, td, th, figcaption, div');
+      const box = el.getBoundingClientRect();
+      if (line && box.width > 0 && box.right > line.getBoundingClientRect().right + 2) {
+        const items = window.MathJax && MathJax.startup && MathJax.startup.document
+          ? MathJax.startup.document.getMathItemsWithin(el) : [];
+        const tex = items.length ? items[0].math.replace(/\\s+/g, ' ').trim().slice(0, 50) : '';
+        found.push(`the formula "${tex}" runs ${Math.round(box.right - line.getBoundingClientRect().right)} px`
+                   + ' past the end of its line');
+      }
+    }
+    // whatever scrolls sideways outside a code block must show that it does (the screen style marks it)
+    for (const el of article.querySelectorAll('*')) {
+      if (el.closest(code) || el.clientWidth === 0 || el.classList.contains('scrolls-sideways')) continue;
+      if (['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 2) {
+        found.push(`${name(el)} scrolls sideways without saying so (${el.scrollWidth} px in ${el.clientWidth} px)`);
+      }
+    }
   }
   if (scrollbars) {
     for (const el of article.querySelectorAll('*')) {
@@ -127,6 +148,7 @@ OVERFLOW = """(scrollbars) => {
     };
     let widest = null;
     for (const el of document.body.querySelectorAll('*')) {
+      if (el.closest('mjx-assistive-mml')) continue;  // MathJax's copy for screen readers, never shown
       const box = el.getBoundingClientRect();
       if (box.right > width + 1 && box.width > 0 && !clipped(el)) { widest = el; break; }
     }
@@ -198,11 +220,11 @@ def check_page(context, base, page, shots):
     browser_page.evaluate("document.documentElement.removeAttribute('data-math-fitted')")
     browser_page.set_viewport_size(PHONE)
     browser_page.wait_for_timeout(300)  # let the theme lay the page out again
-    if browser_page.locator('script[src*="narrow_math.js"]').count():
-        try:  # book/extensions/screen_style/static/narrow_math.js fits the equations to the new width
+    if browser_page.locator('script[src*="narrow_screen.js"]').count():
+        try:  # book/extensions/screen_style/static/narrow_screen.js fits the equations to the new width
             browser_page.wait_for_selector("html[data-math-fitted]", state="attached", timeout=10000)
         except PlaywrightTimeout:
-            problems.append("at phone width: narrow_math.js did not fit the equations to the screen")
+            problems.append("at phone width: narrow_screen.js did not fit the equations to the screen")
     problems += [f"at phone width: {problem}" for problem in browser_page.evaluate(OVERFLOW, False)]
     problems += [f"at phone width: {problem}" for problem in screenshot(browser_page, shots / "phone", name)]
     browser_page.close()
@@ -256,6 +278,8 @@ def check_book(html, shots):
     """Visit every page; return {page: problems} and the off-site URLs that were requested."""
     for width in ("desktop", "phone"):
         (Path(shots) / width).mkdir(parents=True, exist_ok=True)
+        for old in (Path(shots) / width).glob("*.jpg"):  # a page that is now shot in parts leaves no stale whole
+            old.unlink()
     server, base = serve(html)
     offsite, failures = [], {}
     try:

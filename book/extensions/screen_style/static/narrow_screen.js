@@ -1,17 +1,19 @@
-/* Display equations on a narrow screen (the book's screen style, book/extensions/screen_style).
+/* The book on a narrow screen (the book's screen style, book/extensions/screen_style).
  *
  * On a phone a display equation wider than the text column first gives up the room of its number
  * (which moves below it, to the right), then is set in lines at its wide spaces (an equation
  * "A, \qquad B" becomes "A," over "B"), and if it is still too wide, is set smaller, down to FLOOR
- * of its size (its main symbols stay at 13 px or more).  book.css does the layout for the classes set
- * here.  What is still wider than that keeps its own horizontal
- * scrollbar, and tools/check_pages.py reports it.  Wide screens are left as they are: there the
- * browser check requires every equation to fit.
+ * of its size (its main symbols stay at 13 px or more).  book.css does the layout for the classes
+ * set here.  Whatever still scrolls sideways inside its own box (a wide table, a matrix that code
+ * printed) is marked, and book.css shows the reader that it does.  Wide screens are left as they
+ * are: there the browser check (tools/check_pages.py) requires everything to fit.
  */
 (function () {
   "use strict";
   var FLOOR = 0.64;
   var NARROW = "(max-width: 600px)";
+  var SCROLLS = "scrolls-sideways";
+  var BOXES = '.pst-scrollable-table-container, div.math mjx-container[display="true"]';
 
   function fit(container) {
     var box = container.closest("div.math");
@@ -27,14 +29,23 @@
     for (var i = 0; i < steps.length && container.scrollWidth > container.clientWidth + 1; i++) steps[i]();
     var room = container.clientWidth, wide = container.scrollWidth;
     if (wide <= room + 1) return;
-    var scale = Math.max(FLOOR, Math.floor((room / wide) * 100) / 100);
+    var scale = Math.max(FLOOR, Math.floor(((room - 2) / wide) * 100) / 100);
     container.style.setProperty("--math-scale", String(scale));
     container.setAttribute("data-math-scale", String(scale));
+  }
+
+  function markScrolling() {
+    var boxes = document.querySelectorAll(BOXES);
+    for (var i = 0; i < boxes.length; i++) {
+      var wide = window.matchMedia(NARROW).matches && boxes[i].scrollWidth > boxes[i].clientWidth + 2;
+      boxes[i].classList.toggle(SCROLLS, wide);
+    }
   }
 
   function fitAll() {
     var containers = document.querySelectorAll('mjx-container[display="true"]');
     for (var i = 0; i < containers.length; i++) fit(containers[i]);
+    markScrolling();
     document.documentElement.setAttribute("data-math-fitted", "yes");
   }
 
