@@ -73,6 +73,7 @@ WIDE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}
 <p>A sum in a sentence, <span class="math notranslate nohighlight">\\({sentence}\\)</span>, and a fraction that
 cannot break, <span class="math notranslate nohighlight">\\(\\frac{{fraction}}{2}\\)</span>.</p>
 <div style="overflow-x: auto"><div style="width: 600px">a box as wide as a desktop column</div></div>
+<div style="overflow: hidden"><span style="display: inline-block; width: 600px">a link that a box hides</span></div>
 <div class="highlight"><pre style="overflow-x: auto">{code}</pre></div>
 <img src="data:image/gif;base64,{gif}" style="width: 600px; height: 10px">
 <a href="x.ipynb">download</a>
@@ -114,9 +115,12 @@ def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, chec
     # the box as wide as a desktop column scrolls on a phone without saying so; the table says so
     assert any(p.startswith('at phone width: div "a box as wide') and "without saying so" in p for p in found), found
     assert not any("column0" in p and "without saying so" in p for p in found), found
+    # a box that hides its overflow cuts off what is wider than the phone
+    assert any(p.startswith('at phone width: span "a link that a box hides" is cut off at the right edge')
+               for p in found), found
     assert not any("wide wide" in p or "pre" in p for p in found), found   # the code block may scroll
     assert "index.html" not in failures
-    assert len(found) == 8, found
+    assert len(found) == 9, found
 
 
 def test_a_page_taller_than_a_jpeg_is_shot_in_parts(tmp_path, check_pages):

@@ -70,3 +70,41 @@ def test_notebook_outputs_hold_no_machine_paths(path):
         for out in cell.get("outputs", []):
             text = json.dumps(out)
             assert not pattern.search(text), f"{path.name}: an output holds a machine path: {pattern.search(text)[0]}"
+
+
+def equation_labels():
+    """Every equation label of the book: ``$$ (label)`` after a display and ``{math}`` ``:label:``."""
+    labels = set()
+    for path in NOTEBOOKS + sorted((ROOT / "book").glob("*.md")):
+        text = path.read_text()
+        labels |= set(re.findall(r"\$\$\s*\(([A-Za-z0-9_-]+)\)", text.replace("\\n", "\n")))
+        labels |= set(re.findall(r":label:\s*([A-Za-z0-9_-]+)", text.replace("\\n", "\n")))
+    return labels
+
+
+LABELS = equation_labels()
+
+
+def printed_text(cell):
+    """What a code cell shows the reader: its printed text and text/plain or Markdown results."""
+    parts = []
+    for out in cell.get("outputs", []):
+        parts.append("".join(out.get("text", "")))
+        for mime in ("text/plain", "text/markdown"):
+            parts.append("".join(out.get("data", {}).get(mime, "")))
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_outputs_name_equations_as_the_reader_sees_them(path):
+    """A check's printed line is read on the page, where an equation has a number, never its label."""
+    for cell in code_cells(path):
+        text = printed_text(cell)
+        named = sorted(label for label in LABELS if re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text))
+        assert not named, f"{path.name}: an output names the equation label(s) {named}: say what the equation is"
+
+
+def test_the_label_guard_knows_the_book_labels_and_finds_a_planted_one():
+    assert {"eq-con-kkt", "eq-motion-slider", "eq-abi-two-link-closed"} <= LABELS
+    planted = {"outputs": [{"output_type": "stream", "name": "stdout", "text": ["solve eq-con-kkt; done\n"]}]}
+    assert re.search(r"(?<![\w-])eq-con-kkt(?![\w-])", printed_text(planted))

@@ -121,6 +121,29 @@ OVERFLOW = """(scrollbars) => {
                    + ' past the end of its line');
       }
     }
+    // nothing may be cut off at the right edge of the screen by a box that hides its overflow (the
+    // theme's link to the next page did that); what a scrolling box holds can be reached
+    const width_ = root.clientWidth;
+    const cutBy = (el, right) => {
+      for (let up = el.parentElement; up && up !== root; up = up.parentElement) {
+        const style = getComputedStyle(up);
+        if (style.display === 'inline') continue;   // overflow does not apply to an inline box
+        if (['auto', 'scroll'].includes(style.overflowX)) return null;
+        if (['hidden', 'clip'].includes(style.overflowX) && right > up.getBoundingClientRect().right + 1) return up;
+      }
+      return null;
+    };
+    for (const el of document.body.querySelectorAll('*')) {
+      if (el.closest('mjx-assistive-mml') || el.closest(code)) continue;
+      if (el.children.length && !['IMG', 'svg', 'MJX-CONTAINER', 'CANVAS', 'A'].includes(el.tagName)) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || box.right <= width_ + 1 || box.left >= width_) continue;
+      if (getComputedStyle(el).visibility === 'hidden') continue;
+      if (cutBy(el, box.right)) {
+        found.push(`${name(el)} is cut off at the right edge of the screen`
+                   + ` (${Math.round(box.right)} px in ${width_} px)`);
+      }
+    }
     // whatever scrolls sideways outside a code block must show that it does (the screen style marks it)
     for (const el of article.querySelectorAll('*')) {
       if (el.closest(code) || el.clientWidth === 0 || el.classList.contains('scrolls-sideways')) continue;
