@@ -5,7 +5,8 @@
  * "A, \qquad B" becomes "A," over "B"), and if it is still too wide, is set smaller, down to FLOOR
  * of its size (its main symbols stay at 13 px or more).  book.css does the layout for the classes
  * set here.  Whatever still scrolls sideways inside its own box (a wide table, a matrix that code
- * printed) is marked, and book.css shows the reader that it does.  Wide screens are left as they
+ * printed) is marked, and book.css shows the reader that it does.  A formula in a sentence breaks
+ * only after a relation, an operator or a comma.  Wide screens are left as they
  * are: there the browser check (tools/check_pages.py) requires everything to fit.
  */
 (function () {
@@ -42,7 +43,36 @@
     }
   }
 
+  // A formula in a sentence may break, on a phone, only where TeX would break it: after a relation
+  // (=, <=, <-), a binary operator (+, -), a comma or a wide space.  book.css lets a line break
+  // between the outermost symbols of an inline formula; the symbols between two such places are
+  // kept together in an unbreakable group.
+  function isBreakAfter(node, next) {
+    if (node.tagName === "MJX-MSPACE" || node.tagName === "MJX-MSTYLE") return true;
+    if (node.tagName !== "MJX-MO") return false;
+    var wide = function (n) { var s = n && n.getAttribute("space"); return s === "3" || s === "4"; };
+    return wide(node) || wide(next) || !!node.querySelector("mjx-c.mjx-c2C");
+  }
+
+  function groupSymbols(math) {
+    if (math.hasAttribute("data-grouped")) return;
+    var symbols = Array.prototype.slice.call(math.children), group = null;
+    for (var i = 0; i < symbols.length; i++) {
+      if (!group) {
+        group = document.createElement("mjx-nobreak");
+        math.insertBefore(group, symbols[i]);
+      }
+      group.appendChild(symbols[i]);
+      if (isBreakAfter(symbols[i], symbols[i + 1])) group = null;
+    }
+    math.setAttribute("data-grouped", "yes");
+  }
+
   function fitAll() {
+    if (window.matchMedia(NARROW).matches) {
+      var inline = document.querySelectorAll('mjx-container[jax="CHTML"]:not([display="true"]) > mjx-math');
+      for (var k = 0; k < inline.length; k++) groupSymbols(inline[k]);
+    }
     var containers = document.querySelectorAll('mjx-container[display="true"]');
     for (var i = 0; i < containers.length; i++) fit(containers[i]);
     markScrolling();
