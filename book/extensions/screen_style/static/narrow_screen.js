@@ -65,12 +65,21 @@
       group.appendChild(symbols[i]);
       if (isBreakAfter(symbols[i], symbols[i + 1])) group = null;
     }
+    // a group wider than the line may still break anywhere between its symbols
+    var line = math.parentElement.closest("p, li, dd, dt, td, th, figcaption, div");
+    var groups = Array.prototype.slice.call(math.querySelectorAll(":scope > mjx-nobreak"));
+    for (var k = 0; line && k < groups.length; k++) {
+      if (groups[k].getBoundingClientRect().width > line.clientWidth) {
+        while (groups[k].firstChild) math.insertBefore(groups[k].firstChild, groups[k]);
+        math.removeChild(groups[k]);
+      }
+    }
     math.setAttribute("data-grouped", "yes");
   }
 
   function fitAll() {
     if (window.matchMedia(NARROW).matches) {
-      var inline = document.querySelectorAll('mjx-container[jax="CHTML"]:not([display="true"]) > mjx-math');
+      var inline = document.querySelectorAll('article mjx-container[jax="CHTML"]:not([display="true"]) > mjx-math');
       for (var k = 0; k < inline.length; k++) groupSymbols(inline[k]);
     }
     var containers = document.querySelectorAll('mjx-container[display="true"]');
