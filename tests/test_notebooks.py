@@ -7,10 +7,14 @@ book build with execution off cannot see.
 import json
 import pathlib
 import re
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import portable_outputs as po  # noqa: E402
+
 NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb")) + sorted((ROOT / "exercises").glob("*.ipynb"))
 NOTEBOOKS += sorted((ROOT / "book").glob("*.ipynb"))
 
@@ -86,13 +90,8 @@ LABELS = equation_labels()
 
 
 def printed_text(cell):
-    """What a code cell shows the reader: its printed text and text/plain or Markdown results."""
-    parts = []
-    for out in cell.get("outputs", []):
-        parts.append("".join(out.get("text", "")))
-        for mime in ("text/plain", "text/markdown"):
-            parts.append("".join(out.get("data", {}).get(mime, "")))
-    return "\n".join(parts)
+    """What a code cell shows the reader: the output text nbval compares (tools/portable_outputs.py)."""
+    return "\n".join(po.compared_texts(cell))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -94,6 +94,14 @@ OVERFLOW = """(scrollbars) => {
     return (table ? 'table' : el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ')[0] : ''))
            + ' "' + text + '"';
   };
+  // the nearest box around an element that does not let it overflow (overflow does not apply to an inline box)
+  const clippingBox = el => {
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.display !== 'inline' && style.overflowX !== 'visible') return up;
+    }
+    return null;
+  };
   const found = [];
   const article = document.querySelector('article') || document.body;
   if (!scrollbars) {
@@ -123,13 +131,10 @@ OVERFLOW = """(scrollbars) => {
     }
     // nothing may be cut off at the right edge of the screen by a box that hides its overflow (the
     // theme's link to the next page did that); what a scrolling box holds can be reached
-    const width_ = root.clientWidth;
     const cutBy = (el, right) => {
-      for (let up = el.parentElement; up && up !== root; up = up.parentElement) {
-        const style = getComputedStyle(up);
-        if (style.display === 'inline') continue;   // overflow does not apply to an inline box
-        if (['auto', 'scroll'].includes(style.overflowX)) return null;
-        if (['hidden', 'clip'].includes(style.overflowX) && right > up.getBoundingClientRect().right + 1) return up;
+      for (let box = clippingBox(el); box; box = clippingBox(box)) {
+        if (['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) return null;
+        if (right > box.getBoundingClientRect().right + 1) return box;
       }
       return null;
     };
@@ -137,11 +142,11 @@ OVERFLOW = """(scrollbars) => {
       if (el.closest('mjx-assistive-mml') || el.closest(code)) continue;
       if (el.children.length && !['IMG', 'svg', 'MJX-CONTAINER', 'CANVAS', 'A'].includes(el.tagName)) continue;
       const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || box.right <= width_ + 1 || box.left >= width_) continue;
+      if (box.width === 0 || box.height === 0 || box.right <= width + 1 || box.left >= width) continue;
       if (getComputedStyle(el).visibility === 'hidden') continue;
       if (cutBy(el, box.right)) {
         found.push(`${name(el)} is cut off at the right edge of the screen`
-                   + ` (${Math.round(box.right)} px in ${width_} px)`);
+                   + ` (${Math.round(box.right)} px in ${width} px)`);
       }
     }
     // whatever scrolls sideways outside a code block must show that it does (the screen style marks it)
@@ -163,12 +168,7 @@ OVERFLOW = """(scrollbars) => {
   }
   if (root.scrollWidth > width + 1) {
     // name the outermost element that sticks out, leaving out what a scrolling box clips
-    const clipped = el => {
-      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
-        if (getComputedStyle(up).overflowX !== 'visible') return true;
-      }
-      return false;
-    };
+    const clipped = el => clippingBox(el) !== null;
     let widest = null;
     for (const el of document.body.querySelectorAll('*')) {
       if (el.closest('mjx-assistive-mml')) continue;  // MathJax's copy for screen readers, never shown
