@@ -85,14 +85,19 @@ cannot break, <span class="math notranslate nohighlight">\\(\\frac{{fraction}}{2
     "{gif}", "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")
 
 
-def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, check_pages):
+def with_screen_style(folder, name, html):
+    """A page in folder/chapters that loads MathJax and the book's screen style as the built book does."""
     if not MATHJAX.exists():
         pytest.skip("sphinx-mathjax-offline is installed by requirements.txt")
-    shutil.copytree(MATHJAX, tmp_path / "mathjax")
+    shutil.copytree(MATHJAX, folder / "mathjax")
     for style in ("book.css", "narrow_screen.js"):
-        shutil.copy(ROOT / "book" / "extensions" / "screen_style" / "static" / style, tmp_path)
-    (tmp_path / "chapters").mkdir()
-    (tmp_path / "chapters" / "wide.html").write_text(WIDE)
+        shutil.copy(ROOT / "book" / "extensions" / "screen_style" / "static" / style, folder)
+    (folder / "chapters").mkdir()
+    (folder / "chapters" / name).write_text(html)
+
+
+def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, check_pages):
+    with_screen_style(tmp_path, "wide.html", WIDE)
     (tmp_path / "chapters" / "x.ipynb").write_text("{}")
     (tmp_path / "index.html").write_text("<p>home</p>")
     (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
@@ -140,3 +145,56 @@ def test_a_page_taller_than_a_jpeg_is_shot_in_parts(tmp_path, check_pages):
         parts = sorted((tmp_path / "shots" / width).glob("chapters__long-*.jpg"))
         assert [p.name for p in parts] == [f"chapters__long-{k}.jpg" for k in (1, 2, 3)]
         assert all(p.stat().st_size > 0 for p in parts)
+
+
+def test_a_page_left_wider_by_the_phone_width_is_reported_at_desktop_width_again(tmp_path, check_pages):
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "chapters" / "turned.html").write_text(
+        '<html><body><a href="turned.ipynb">download</a><article>'
+        '<div style="overflow-x: auto" class="scrolls-sideways">'
+        '<div id="box">a box the phone width left wide</div></div>'
+        '<script>addEventListener("resize", () => { if (innerWidth < 600) box.style.width = "2000px"; });</script>'
+        '</article></body></html>')
+    (tmp_path / "chapters" / "turned.ipynb").write_text("{}")
+    (tmp_path / "index.html").write_text("<p>home</p>")
+    (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
+    [problem] = failures.pop("chapters/turned.html")
+    assert failures == {}, failures
+    assert problem.startswith('at desktop width again, after phone width: div.scrolls-sideways "a box the phone '
+                              'width left wide" needs a horizontal scrollbar (2000 px in'), problem
+
+
+# MathJax sizes a formula to the text around it when it typesets the page, and a table's text is smaller
+# on a phone: a page loaded on a phone and then widened kept the phone's sizes, and a table that fits
+# a fresh desktop page needed a scrollbar.
+TABLE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
+<script defer src="../mathjax/tex-chtml.js"></script>
+<link rel="stylesheet" href="../book.css"><script src="../narrow_screen.js"></script></head>
+<body><article><div class="pst-scrollable-table-container"><table class="table"><tr>
+<td>body <span class="math notranslate nohighlight">\\(\\mathbf I_i \\Psi_i\\)</span></td></tr></table></div>
+</article></body></html>"""
+
+
+def test_formulas_are_measured_again_when_the_window_crosses_the_phone_width(tmp_path, check_pages):
+    from playwright.sync_api import sync_playwright
+
+    with_screen_style(tmp_path, "table.html", TABLE)
+    server, base = check_pages.serve(tmp_path)
+    size = "document.querySelector('td mjx-container').style.fontSize"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=check_pages.CHROMIUM, headless=True, args=check_pages.FLAGS)
+            fresh, turned = {}, {}
+            for first, then in ((check_pages.DESKTOP, check_pages.PHONE), (check_pages.PHONE, check_pages.DESKTOP)):
+                page = browser.new_page(viewport=first)
+                page.goto(base + "chapters/table.html", wait_until="load")
+                page.wait_for_selector("html[data-math-fitted]", state="attached", timeout=20000)
+                fresh[first["width"]] = page.evaluate(size)
+                assert check_pages.resize(page, then) == []
+                turned[then["width"]] = page.evaluate(size)
+            browser.close()
+    finally:
+        server.shutdown()
+    assert fresh[390] != fresh[1280], fresh   # the sizes differ, so the test can see a stale one
+    assert turned == fresh, (turned, fresh)

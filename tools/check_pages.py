@@ -8,7 +8,8 @@ nothing outside a code block is wider than the page (at a desktop width no equat
 figure may need a horizontal scrollbar; at a phone width the page itself must not scroll
 sideways, every display equation of the text must fit once the book's screen style has fitted it,
 no formula in a sentence may run past its line, and whatever scrolls sideways in its own box must
-say so), that chapters and exercises offer their notebook for download and that Binder buttons,
+say so; widened again to the desktop width, the page must fit as it did), that chapters and exercises
+offer their notebook for download and that Binder buttons,
 where the build made them, open the page's own notebook; then it searches the book for a word.
 Screenshots of each whole page at both widths go to ``_build/screenshots/desktop`` and
 ``_build/screenshots/phone`` (a long page in parts, ``NAME-1.jpg``, ``NAME-2.jpg``, ...).  Uses
@@ -240,18 +241,27 @@ def check_page(context, base, page, shots):
     problems += browser_page.evaluate(OVERFLOW, True)
     name = page.replace("/", "__").removesuffix(".html")
     problems += screenshot(browser_page, shots / "desktop", name)
-    browser_page.evaluate("document.documentElement.removeAttribute('data-math-fitted')")
-    browser_page.set_viewport_size(PHONE)
-    browser_page.wait_for_timeout(300)  # let the theme lay the page out again
-    if browser_page.locator('script[src*="narrow_screen.js"]').count():
-        try:  # book/extensions/screen_style/static/narrow_screen.js fits the equations to the new width
-            browser_page.wait_for_selector("html[data-math-fitted]", state="attached", timeout=10000)
-        except PlaywrightTimeout:
-            problems.append("at phone width: narrow_screen.js did not fit the equations to the screen")
-    problems += [f"at phone width: {problem}" for problem in browser_page.evaluate(OVERFLOW, False)]
-    problems += [f"at phone width: {problem}" for problem in screenshot(browser_page, shots / "phone", name)]
+    on_phone = resize(browser_page, PHONE) + browser_page.evaluate(OVERFLOW, False)
+    problems += [f"at phone width: {problem}" for problem in on_phone + screenshot(browser_page, shots / "phone", name)]
+    # a tablet turned, a window widened: the page must be as it was at desktop width
+    widened = [problem for problem in resize(browser_page, DESKTOP) + browser_page.evaluate(OVERFLOW, True)
+               if problem not in problems]
+    problems += [f"at desktop width again, after phone width: {problem}" for problem in widened]
     browser_page.close()
     return problems
+
+
+def resize(browser_page, viewport):
+    """Give the page a new window size and wait until the book's screen style has fitted it again."""
+    browser_page.evaluate("document.documentElement.removeAttribute('data-math-fitted')")
+    browser_page.set_viewport_size(viewport)
+    browser_page.wait_for_timeout(300)  # let the theme lay the page out again
+    if browser_page.locator('script[src*="narrow_screen.js"]').count():
+        try:  # book/extensions/screen_style/static/narrow_screen.js measures and fits the equations again
+            browser_page.wait_for_selector("html[data-math-fitted]", state="attached", timeout=10000)
+        except PlaywrightTimeout:
+            return [f"narrow_screen.js did not fit the equations to a width of {viewport['width']} px"]
+    return []
 
 
 # A JPEG is at most 65,535 pixels high (Chromium writes an empty file for a taller page): a long page is

@@ -8,6 +8,11 @@
  * printed) is marked, and book.css shows the reader that it does.  A formula in a sentence breaks
  * only after a relation, an operator or a comma.  Wide screens are left as they
  * are: there the browser check (tools/check_pages.py) requires everything to fit.
+ *
+ * MathJax sizes each formula to the text around it when it typesets the page, and text is set smaller
+ * on a phone (in tables, for one).  When the window crosses the phone width (a tablet turned, a window
+ * widened), the formulas are measured again, so that the page is laid out as a fresh load at its new
+ * width would be.
  */
 (function () {
   "use strict";
@@ -77,7 +82,25 @@
     math.setAttribute("data-grouped", "yes");
   }
 
+  var measuredNarrow = null;  // whether MathJax measured the formulas at phone width
+
+  function remeasure() {
+    var narrow = window.matchMedia(NARROW).matches, mathjax = window.MathJax && MathJax._;
+    if (measuredNarrow === null || narrow === measuredNarrow || !mathjax) {
+      measuredNarrow = narrow;
+      return Promise.resolve();
+    }
+    measuredNarrow = narrow;  // (the new formulas replace the symbol groups made at phone width)
+    return mathjax.mathjax.mathjax.handleRetriesFor(function () {
+      MathJax.startup.document.rerender(mathjax.core.MathItem.STATE.METRICS);
+    });
+  }
+
   function fitAll() {
+    remeasure().then(fitTypeset);
+  }
+
+  function fitTypeset() {
     if (window.matchMedia(NARROW).matches) {
       var inline = document.querySelectorAll('article mjx-container[jax="CHTML"]:not([display="true"]) > mjx-math');
       for (var k = 0; k < inline.length; k++) groupSymbols(inline[k]);
