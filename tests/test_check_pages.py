@@ -198,3 +198,24 @@ def test_formulas_are_measured_again_when_the_window_crosses_the_phone_width(tmp
         server.shutdown()
     assert fresh[390] != fresh[1280], fresh   # the sizes differ, so the test can see a stale one
     assert turned == fresh, (turned, fresh)
+
+
+# A table as narrow as its words (the theme's tables shrink so on a phone): the screen style lets a
+# formula in a sentence break after its commas, and must keep one in a table whole.
+TUPLE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
+<script defer src="../mathjax/tex-chtml.js"></script>
+<link rel="stylesheet" href="../book.css"><script src="../narrow_screen.js"></script>{planted}</head>
+<body><article><table style="width: 1px"><tr><td>joint twist</td>
+<td><span class="math notranslate nohighlight">\\((0, 0, 1)\\)</span></td></tr></table>
+<a href="x.ipynb">download</a></article></body></html>"""
+
+
+@pytest.mark.parametrize("planted", ["", "<style>table mjx-math { white-space: normal !important }</style>"])
+def test_a_formula_in_a_table_stays_whole(tmp_path, check_pages, planted):
+    with_screen_style(tmp_path, "tuple.html", TUPLE.replace("{planted}", planted))
+    (tmp_path / "chapters" / "x.ipynb").write_text("{}")
+    (tmp_path / "index.html").write_text("<p>home</p>")
+    (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
+    expected = ['at phone width: the formula "(0, 0, 1)" in a table is broken over 3 lines'] if planted else []
+    assert failures.get("chapters/tuple.html", []) == expected, failures

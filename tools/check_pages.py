@@ -81,14 +81,17 @@ INSPECT = """async () => {
 OVERFLOW = """(scrollbars) => {
   const root = document.documentElement, width = root.clientWidth;
   const code = 'pre, code, .highlight, .cell_input, .output.text_plain, .output.stream, .output.traceback';
+  // the TeX of the (first) formula within an element, shortened
+  const texOf = el => {
+    const items = window.MathJax && MathJax.startup && MathJax.startup.document
+      ? MathJax.startup.document.getMathItemsWithin(el) : [];
+    return items.length ? items[0].math.replace(/\\s+/g, ' ').trim().slice(0, 50) : '';
+  };
   const name = el => {
     const eq = el.closest('div.math');
     if (eq) {
       const number = eq.querySelector('.eqno');
-      const items = window.MathJax && MathJax.startup && MathJax.startup.document
-        ? MathJax.startup.document.getMathItemsWithin(eq) : [];
-      const tex = items.length ? items[0].math.replace(/\\s+/g, ' ').trim().slice(0, 50) : '';
-      return 'equation ' + (number ? number.textContent.replace(/[^0-9.()]/g, '') + ' ' : '') + '"' + tex + '"';
+      return 'equation ' + (number ? number.textContent.replace(/[^0-9.()]/g, '') + ' ' : '') + '"' + texOf(eq) + '"';
     }
     const table = el.closest('table') || el.querySelector('table');
     const text = (table || el).innerText.replace(/\\s+/g, ' ').trim().slice(0, 60);
@@ -123,12 +126,14 @@ OVERFLOW = """(scrollbars) => {
       const line = el.parentElement.closest('p, li, dd, dt, td, th, figcaption, div');
       const box = el.getBoundingClientRect();
       if (line && box.width > 0 && box.right > line.getBoundingClientRect().right + 2) {
-        const items = window.MathJax && MathJax.startup && MathJax.startup.document
-          ? MathJax.startup.document.getMathItemsWithin(el) : [];
-        const tex = items.length ? items[0].math.replace(/\\s+/g, ' ').trim().slice(0, 50) : '';
-        found.push(`the formula "${tex}" runs ${Math.round(box.right - line.getBoundingClientRect().right)} px`
+        found.push(`the formula "${texOf(el)}" runs ${Math.round(box.right - line.getBoundingClientRect().right)} px`
                    + ' past the end of its line');
       }
+    }
+    // a formula in a table stays on one line, as code does (the table scrolls instead)
+    for (const el of article.querySelectorAll('table mjx-container:not([display="true"])')) {
+      const lines = new Set([...el.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1) found.push(`the formula "${texOf(el)}" in a table is broken over ${lines.size} lines`);
     }
     // nothing may be cut off at the right edge of the screen by a box that hides its overflow (the
     // theme's link to the next page did that); what a scrolling box holds can be reached
