@@ -53,14 +53,16 @@ def test_a_binder_button_must_open_its_own_page(check_pages):
 
 
 MATHJAX = Path(sysconfig.get_paths()["purelib"]) / "sphinx-mathjax-offline" / "static" / "mathjax"
+# what a built page loads in its head: MathJax, and the book's screen style (book/extensions/screen_style)
+HEAD = """<script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
+<script defer src="../mathjax/tex-chtml.js"></script>
+<link rel="stylesheet" href="../book.css"><script src="../narrow_screen.js"></script>"""
 
 # What the issue that led to these checks saw on the built pages: an equation with a TeX error, a
 # command MathJax does not know (shown in red), an equation and a table wider than the text column
 # (each behind its own scrollbar), a figure wider than a phone, an equation that a phone cannot show
 # even set smaller.  A wide code block may scroll.
-WIDE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
-<script defer src="../mathjax/tex-chtml.js"></script>
-<link rel="stylesheet" href="../book.css"><script src="../narrow_screen.js"></script></head>
+WIDE = """<html><head>{head}</head>
 <body style="margin: 0"><article style="width: 700px; max-width: 100%">
 <p>Fine: <span class="math notranslate nohighlight">\\(x^2\\)</span>.</p>
 <div class="math notranslate nohighlight" id="equation-eq-broken"><span class="eqno">(5.1)</span>\\[\\left( x \\]</div>
@@ -85,22 +87,24 @@ cannot break, <span class="math notranslate nohighlight">\\(\\frac{{fraction}}{2
     "{gif}", "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")
 
 
-def with_screen_style(folder, name, html):
-    """A page in folder/chapters that loads MathJax and the book's screen style as the built book does."""
-    if not MATHJAX.exists():
-        pytest.skip("sphinx-mathjax-offline is installed by requirements.txt")
-    shutil.copytree(MATHJAX, folder / "mathjax")
-    for style in ("book.css", "narrow_screen.js"):
-        shutil.copy(ROOT / "book" / "extensions" / "screen_style" / "static" / style, folder)
+def a_book(folder, name, html, screen_style=False):
+    """A built book in folder: one chapter page (its notebook beside it, x.ipynb), a home page and a
+    search that finds something; with screen_style, the page's HEAD files are there too."""
+    if screen_style:
+        if not MATHJAX.exists():
+            pytest.skip("sphinx-mathjax-offline is installed by requirements.txt")
+        shutil.copytree(MATHJAX, folder / "mathjax")
+        for style in ("book.css", "narrow_screen.js"):
+            shutil.copy(ROOT / "book" / "extensions" / "screen_style" / "static" / style, folder)
     (folder / "chapters").mkdir()
-    (folder / "chapters" / name).write_text(html)
+    (folder / "chapters" / name).write_text(html.replace("{head}", HEAD))
+    (folder / "chapters" / "x.ipynb").write_text("{}")
+    (folder / "index.html").write_text("<p>home</p>")
+    (folder / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
 
 
 def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, check_pages):
-    with_screen_style(tmp_path, "wide.html", WIDE)
-    (tmp_path / "chapters" / "x.ipynb").write_text("{}")
-    (tmp_path / "index.html").write_text("<p>home</p>")
-    (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    a_book(tmp_path, "wide.html", WIDE, screen_style=True)
     failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
     found = failures["chapters/wide.html"]
     assert any(p.startswith("MathJax error: Extra \\left or missing \\right") for p in found), found
@@ -129,13 +133,8 @@ def test_math_errors_and_what_is_wider_than_the_page_are_reported(tmp_path, chec
 
 
 def test_a_page_taller_than_a_jpeg_is_shot_in_parts(tmp_path, check_pages):
-    (tmp_path / "chapters").mkdir()
-    (tmp_path / "chapters" / "long.html").write_text(
-        '<html><body><a href="long.ipynb">download</a>'
-        '<div style="height: 70000px; background: linear-gradient(red, blue)"></div></body></html>')
-    (tmp_path / "chapters" / "long.ipynb").write_text("{}")
-    (tmp_path / "index.html").write_text("<p>home</p>")
-    (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    a_book(tmp_path, "long.html", '<html><body><a href="x.ipynb">download</a>'
+           '<div style="height: 70000px; background: linear-gradient(red, blue)"></div></body></html>')
     (tmp_path / "shots" / "phone").mkdir(parents=True)
     (tmp_path / "shots" / "phone" / "chapters__long.jpg").write_bytes(b"")  # from a build when it was short
     failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
@@ -148,16 +147,12 @@ def test_a_page_taller_than_a_jpeg_is_shot_in_parts(tmp_path, check_pages):
 
 
 def test_a_page_left_wider_by_the_phone_width_is_reported_at_desktop_width_again(tmp_path, check_pages):
-    (tmp_path / "chapters").mkdir()
-    (tmp_path / "chapters" / "turned.html").write_text(
-        '<html><body><a href="turned.ipynb">download</a><article>'
-        '<div style="overflow-x: auto" class="scrolls-sideways">'
-        '<div id="box">a box the phone width left wide</div></div>'
-        '<script>addEventListener("resize", () => { if (innerWidth < 600) box.style.width = "2000px"; });</script>'
-        '</article></body></html>')
-    (tmp_path / "chapters" / "turned.ipynb").write_text("{}")
-    (tmp_path / "index.html").write_text("<p>home</p>")
-    (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    a_book(tmp_path, "turned.html",
+           '<html><body><a href="x.ipynb">download</a><article>'
+           '<div style="overflow-x: auto" class="scrolls-sideways">'
+           '<div id="box">a box the phone width left wide</div></div>'
+           '<script>addEventListener("resize", () => { if (innerWidth < 600) box.style.width = "2000px"; });</script>'
+           '</article></body></html>')
     failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
     [problem] = failures.pop("chapters/turned.html")
     assert failures == {}, failures
@@ -168,9 +163,7 @@ def test_a_page_left_wider_by_the_phone_width_is_reported_at_desktop_width_again
 # MathJax sizes a formula to the text around it when it typesets the page, and a table's text is smaller
 # on a phone: a page loaded on a phone and then widened kept the phone's sizes, and a table that fits
 # a fresh desktop page needed a scrollbar.
-TABLE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
-<script defer src="../mathjax/tex-chtml.js"></script>
-<link rel="stylesheet" href="../book.css"><script src="../narrow_screen.js"></script></head>
+TABLE = """<html><head>{head}</head>
 <body><article><div class="pst-scrollable-table-container"><table class="table"><tr>
 <td>body <span class="math notranslate nohighlight">\\(\\mathbf I_i \\Psi_i\\)</span></td></tr></table></div>
 </article></body></html>"""
@@ -179,7 +172,7 @@ TABLE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"
 def test_formulas_are_measured_again_when_the_window_crosses_the_phone_width(tmp_path, check_pages):
     from playwright.sync_api import sync_playwright
 
-    with_screen_style(tmp_path, "table.html", TABLE)
+    a_book(tmp_path, "table.html", TABLE, screen_style=True)
     server, base = check_pages.serve(tmp_path)
     size = "document.querySelector('td mjx-container').style.fontSize"
     try:
@@ -202,9 +195,7 @@ def test_formulas_are_measured_again_when_the_window_crosses_the_phone_width(tmp
 
 # A table as narrow as its words (the theme's tables shrink so on a phone): the screen style lets a
 # formula in a sentence break after its commas, and must keep one in a table whole.
-TUPLE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"}}</script>
-<script defer src="../mathjax/tex-chtml.js"></script>
-<link rel="stylesheet" href="../book.css"><script src="../narrow_screen.js"></script>{planted}</head>
+TUPLE = """<html><head>{head}{planted}</head>
 <body><article><table style="width: 1px"><tr><td>joint twist</td>
 <td><span class="math notranslate nohighlight">\\((0, 0, 1)\\)</span></td></tr></table>
 <a href="x.ipynb">download</a></article></body></html>"""
@@ -212,10 +203,7 @@ TUPLE = """<html><head><script>MathJax = {"options": {"processHtmlClass": "math"
 
 @pytest.mark.parametrize("planted", ["", "<style>table mjx-math { white-space: normal !important }</style>"])
 def test_a_formula_in_a_table_stays_whole(tmp_path, check_pages, planted):
-    with_screen_style(tmp_path, "tuple.html", TUPLE.replace("{planted}", planted))
-    (tmp_path / "chapters" / "x.ipynb").write_text("{}")
-    (tmp_path / "index.html").write_text("<p>home</p>")
-    (tmp_path / "search.html").write_text('<div id="search-results"><ul><li>hit</li></ul></div>')
+    a_book(tmp_path, "tuple.html", TUPLE.replace("{planted}", planted), screen_style=True)
     failures, _ = check_pages.check_book(tmp_path, tmp_path / "shots")
     expected = ['at phone width: the formula "(0, 0, 1)" in a table is broken over 3 lines'] if planted else []
     assert failures.get("chapters/tuple.html", []) == expected, failures
